@@ -1,0 +1,119 @@
+/**
+ * The Animator contract and registry (ARCHITECTURE.md, "The Animator contract"). A method is a
+ * provider: an id, a label, the paper it implements, its parameter declarations, and a factory.
+ * Everything a method needs arrives in the AnimatorContext; it owns nothing else.
+ */
+import type { Scene } from "@babylonjs/core/scene";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode";
+import type { Mesh } from "@babylonjs/core/Meshes/mesh";
+import type { StandardMaterial } from "@babylonjs/core/Materials/standardMaterial";
+import type { Rng } from "../math/rng";
+import type { TreeSkeleton } from "../tree/skeleton";
+import type { TreeGeometry } from "../tree/geometry";
+import type { WindField } from "../wind/wind-field";
+import type { ParamSpec, Params } from "../math/params";
+
+/** The tree as the sandbox shows it: the skeleton, the geometry built from it, and its meshes. */
+export interface TreeInstance {
+  readonly skeleton: TreeSkeleton;
+  readonly geometry: TreeGeometry;
+  /** Bark tubes. Carries the per-vertex binding as custom attributes (see tree/geometry.ts, BINDING_ATTRIBUTES). */
+  readonly bark: Mesh;
+  /** Alpha-tested leaf cards, with the same binding. Null when the tree has no leaves. */
+  readonly leaves: Mesh | null;
+  /** The sandbox's materials for bark and leaves. An animator that needs its own shader code
+   *  assigns its own materials and puts these back on dispose. */
+  readonly barkMaterial: StandardMaterial;
+  readonly leafMaterial: StandardMaterial;
+}
+
+/** The host's fixed-step clock, read-only to animators. */
+export interface ClockView {
+  /** Simulation time in seconds after the current step. */
+  readonly time: number;
+  /** The fixed step in seconds. */
+  readonly dt: number;
+}
+
+export interface AnimatorContext {
+  readonly scene: Scene;
+  readonly tree: TreeInstance;
+  readonly wind: WindField;
+  /** Seeded: the same seed gives the same frames. */
+  readonly rng: Rng;
+  /** Parent of everything this view shows; the tree meshes hang under it. */
+  readonly root: TransformNode;
+  readonly clock: ClockView;
+}
+
+export interface AnimatorStats {
+  /** Milliseconds spent in the last update (CPU side). */
+  updateMs: number;
+  /** Element counts worth showing ("branches", "vertices", ...). */
+  counts: Record<string, number>;
+  /** True when the method's state holds NaN or infinity. */
+  nonFinite: boolean;
+  /** Anything the method wants the stats line to say ("sub-stepping x4"). */
+  notes?: string[];
+}
+
+export interface Animator<P extends Params> {
+  /** Advance by one fixed step; the host owns time. */
+  update(dt: number): void;
+  setParams(patch: Partial<P>): void;
+  /** World xyz of the skeleton's branch tips after the last update, one triple per branch (tip node order). */
+  probe(): Float32Array;
+  stats(): AnimatorStats;
+  /** Leaves the scene as it found it. */
+  dispose(): void;
+}
+
+export interface AnimatorProvider<P extends Params> {
+  /** kebab-case, stable: used in URLs, the automation API and recordings. */
+  readonly id: string;
+  readonly label: string;
+  /** The paper it implements. */
+  readonly source: string;
+  /** The one declaration of its parameters. Every method declares `damping` (0 to 1). */
+  readonly params: ParamSpec<P>;
+  create(ctx: AnimatorContext, params: P): Animator<P>;
+}
+
+// The registry stores providers of any parameter shape.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyProvider = AnimatorProvider<any>;
+
+const KEBAB = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+
+/** One map of providers; throws on a duplicate or malformed id. */
+export class AnimatorRegistry {
+  private readonly map = new Map<string, AnyProvider>();
+
+  register(p: AnyProvider): void {
+    if (!KEBAB.test(p.id)) throw new Error(`Animator id "${p.id}" must be kebab-case`);
+    if (this.map.has(p.id)) throw new Error(`Animator id "${p.id}" is already registered`);
+    const damping = (p.params as Record<string, { kind: string; min?: number; max?: number }>).damping;
+    if (!damping || damping.kind !== "number" || damping.min !== 0 || damping.max !== 1) {
+      throw new Error(`Animator "${p.id}" must declare a number parameter "damping" from 0 to 1`);
+    }
+    this.map.set(p.id, p);
+  }
+
+  get(id: string): AnyProvider {
+    const p = this.map.get(id);
+    if (!p) throw new RangeError(`Unknown method "${id}"; the methods are: ${this.ids().join(", ")}`);
+    return p;
+  }
+
+  has(id: string): boolean {
+    return this.map.has(id);
+  }
+
+  ids(): string[] {
+    return [...this.map.keys()];
+  }
+
+  list(): AnyProvider[] {
+    return [...this.map.values()];
+  }
+}

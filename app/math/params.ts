@@ -1,0 +1,95 @@
+/**
+ * Parameters declared once (ARCHITECTURE.md, "Parameters"): range, step, default, unit and one
+ * line of meaning. The GUI controls, the URL state and the automation API's validation all
+ * derive from these declarations.
+ */
+export type ParamValue = number | boolean | string;
+export type Params = Record<string, ParamValue>;
+
+export interface NumberParam {
+  readonly kind: "number";
+  readonly label: string;
+  readonly min: number;
+  readonly max: number;
+  readonly step: number;
+  readonly default: number;
+  readonly unit: string;
+  readonly help: string;
+}
+export interface BooleanParam {
+  readonly kind: "boolean";
+  readonly label: string;
+  readonly default: boolean;
+  readonly help: string;
+}
+export interface ChoiceParam {
+  readonly kind: "choice";
+  readonly label: string;
+  readonly options: readonly string[];
+  readonly default: string;
+  readonly help: string;
+}
+export type ParamDecl = NumberParam | BooleanParam | ChoiceParam;
+
+/** The declaration of a parameter object P: one declaration per key, of the matching kind. */
+export type ParamSpec<P extends Params> = {
+  readonly [K in keyof P]: P[K] extends number ? NumberParam : P[K] extends boolean ? BooleanParam : ChoiceParam;
+};
+
+export function numberParam(label: string, min: number, max: number, step: number, def: number, unit: string, help: string): NumberParam {
+  return { kind: "number", label, min, max, step, default: def, unit, help };
+}
+export function booleanParam(label: string, def: boolean, help: string): BooleanParam {
+  return { kind: "boolean", label, default: def, help };
+}
+export function choiceParam(label: string, options: readonly string[], def: string, help: string): ChoiceParam {
+  return { kind: "choice", label, options, default: def, help };
+}
+
+/** The default values of a declaration. */
+export function defaultsOf<P extends Params>(spec: ParamSpec<P>): P {
+  const out: Params = {};
+  for (const key of Object.keys(spec)) out[key] = (spec as Record<string, ParamDecl>)[key].default;
+  return out as P;
+}
+
+/** Describes the allowed values of a declaration, for error messages. */
+export function describeRange(d: ParamDecl): string {
+  switch (d.kind) {
+    case "number":
+      return `a number from ${d.min} to ${d.max}${d.unit ? " " + d.unit : ""}`;
+    case "boolean":
+      return "true or false";
+    case "choice":
+      return `one of ${d.options.map((o) => JSON.stringify(o)).join(", ")}`;
+  }
+}
+
+/**
+ * Checks a patch against a declaration and returns it typed. Throws a RangeError naming the
+ * allowed keys or range on an unknown key, a wrong type or an out-of-range value. `owner` names
+ * what the parameters belong to in the message ("procedural-wind", "wind").
+ */
+export function validatePatch<P extends Params>(owner: string, spec: ParamSpec<P>, patch: Record<string, unknown>): Partial<P> {
+  const decls = spec as Record<string, ParamDecl>;
+  const out: Params = {};
+  for (const key of Object.keys(patch)) {
+    const d = decls[key];
+    if (!d) {
+      throw new RangeError(`${owner} has no parameter "${key}"; its parameters are: ${Object.keys(decls).join(", ")}`);
+    }
+    let v = patch[key];
+    // Values from the URL or a GUI text field arrive as strings: read them by the declared kind.
+    if (typeof v === "string" && d.kind === "number" && v.trim() !== "" && Number.isFinite(Number(v))) v = Number(v);
+    if (typeof v === "string" && d.kind === "boolean" && (v === "true" || v === "false")) v = v === "true";
+    const ok =
+      d.kind === "number" ? typeof v === "number" && Number.isFinite(v) && v >= d.min && v <= d.max
+      : d.kind === "boolean" ? typeof v === "boolean"
+      : typeof v === "string" && d.options.includes(v);
+    if (!ok) {
+      throw new RangeError(`${owner}.${key} must be ${describeRange(d)}; got ${JSON.stringify(v)}`);
+    }
+    out[key] = v as ParamValue;
+  }
+  return out as Partial<P>;
+}
