@@ -1,0 +1,153 @@
+/**
+ * The procedural-wind method (Zioma 2007, GPU Gems 3 ch. 6) behind the Animator contract.
+ * A thin adapter: the twin simulates every branch per frame (§6.4, §6.5.1), the quaternions go
+ * to a float data texture, and the material plugin skins every vertex in the vertex shader.
+ */
+import { StandardMaterial } from "@babylonjs/core/Materials/standardMaterial";
+import { RawTexture } from "@babylonjs/core/Materials/Textures/rawTexture";
+import { ShadowDepthWrapper } from "@babylonjs/core/Materials/shadowDepthWrapper";
+import { Constants } from "@babylonjs/core/Engines/constants";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector";
+import type { Mesh } from "@babylonjs/core/Meshes/mesh";
+import type { Scene } from "@babylonjs/core/scene";
+import type { Animator, AnimatorContext, AnimatorProvider, AnimatorStats, TreeInstance } from "../animator";
+import { ProceduralWindTwin } from "./twin";
+import { ProceduralWindPluginMaterial } from "./plugin";
+import { proceduralWindParams, type ProceduralWindParams } from "./params";
+
+export type { ProceduralWindParams } from "./params";
+
+/** Creates the RGBA32F, NEAREST branch data texture of a twin. */
+export function createBranchTexture(twin: ProceduralWindTwin, scene: Scene): RawTexture {
+  const tex = new RawTexture(
+    twin.branchData, twin.textureWidth, twin.textureHeight, Constants.TEXTUREFORMAT_RGBA, scene,
+    false, false, Constants.TEXTURE_NEAREST_SAMPLINGMODE, Constants.TEXTURETYPE_FLOAT,
+  );
+  tex.name = "procedural-wind branches";
+  tex.wrapU = tex.wrapV = Constants.TEXTURE_CLAMP_ADDRESSMODE;
+  return tex;
+}
+
+/** A StandardMaterial with the sandbox material's look and the procedural-wind plugin. */
+function windMaterial(source: StandardMaterial, name: string, scene: Scene, texture: RawTexture): StandardMaterial {
+  const m = new StandardMaterial(name, scene);
+  m.diffuseTexture = source.diffuseTexture;
+  m.opacityTexture = source.opacityTexture;
+  m.bumpTexture = source.bumpTexture;
+  m.diffuseColor.copyFrom(source.diffuseColor);
+  m.specularColor.copyFrom(source.specularColor);
+  m.emissiveColor.copyFrom(source.emissiveColor);
+  m.ambientColor.copyFrom(source.ambientColor);
+  m.specularPower = source.specularPower;
+  m.useAlphaFromDiffuseTexture = source.useAlphaFromDiffuseTexture;
+  m.transparencyMode = source.transparencyMode;
+  m.alphaCutOff = source.alphaCutOff;
+  m.alpha = source.alpha;
+  m.backFaceCulling = source.backFaceCulling;
+  m.twoSidedLighting = source.twoSidedLighting;
+  m.disableLighting = source.disableLighting;
+  m.wireframe = source.wireframe;
+  new ProceduralWindPluginMaterial(m, texture);
+  // Shadows follow the moving tree (TOOLCHAIN.md, "Shadows that follow a vertex shader").
+  m.shadowDepthWrapper = new ShadowDepthWrapper(m, scene);
+  return m;
+}
+
+/** The animator; exported for the GPU check and tests. */
+export class ProceduralWindAnimator implements Animator<ProceduralWindParams> {
+  readonly twin: ProceduralWindTwin;
+  readonly branchTexture: RawTexture;
+  readonly barkMaterial: StandardMaterial;
+  readonly leafMaterial: StandardMaterial | null;
+  private params: ProceduralWindParams;
+  private readonly ctx: AnimatorContext;
+  private readonly tips: Float32Array;
+  private readonly origin = new Vector3();
+  private disposed = false;
+
+  constructor(ctx: AnimatorContext, params: ProceduralWindParams) {
+    this.ctx = ctx;
+    this.params = { ...params };
+    const tree = ctx.tree;
+    this.twin = new ProceduralWindTwin(tree.skeleton, this.params, ctx.rng.fork(0x2007));
+    this.tips = new Float32Array(3 * tree.skeleton.branchCount);
+    this.branchTexture = createBranchTexture(this.twin, ctx.scene);
+    this.barkMaterial = windMaterial(tree.barkMaterial, "procedural-wind bark", ctx.scene, this.branchTexture);
+    tree.bark.material = this.barkMaterial;
+    this.leafMaterial = null;
+    if (tree.leaves) {
+      this.leafMaterial = windMaterial(tree.leafMaterial, "procedural-wind leaves", ctx.scene, this.branchTexture);
+      tree.leaves.material = this.leafMaterial;
+    }
+    this.place();
+  }
+
+  /** The tree this animator moves. */
+  get tree(): TreeInstance {
+    return this.ctx.tree;
+  }
+
+  /** The tree's world translation, where the local wind is sampled (§6.3.1). */
+  private place(): void {
+    const m = this.ctx.tree.bark.computeWorldMatrix(true);
+    m.getTranslationToRef(this.origin);
+    this.twin.setPlacement(this.origin.x, this.origin.y, this.origin.z);
+  }
+
+  update(dt: number): void {
+    this.twin.step(this.ctx.clock.time, dt, this.ctx.wind);
+    this.branchTexture.update(this.twin.branchData);
+  }
+
+  setParams(patch: Partial<ProceduralWindParams>): void {
+    this.params = { ...this.params, ...patch };
+    this.twin.setParams(this.params);
+    this.branchTexture.update(this.twin.branchData);
+  }
+
+  probe(): Float32Array {
+    const mesh: Mesh = this.ctx.tree.bark;
+    const world = mesh.computeWorldMatrix(true);
+    const v = this.origin;
+    for (let b = 0; b < this.twin.branchCount; b++) {
+      this.twin.tipPosition(b, this.tips, 3 * b);
+      Vector3.TransformCoordinatesFromFloatsToRef(this.tips[3 * b], this.tips[3 * b + 1], this.tips[3 * b + 2], world, v);
+      this.tips[3 * b] = v.x; this.tips[3 * b + 1] = v.y; this.tips[3 * b + 2] = v.z;
+    }
+    this.place();
+    return this.tips.slice();
+  }
+
+  stats(): AnimatorStats {
+    const tree = this.ctx.tree;
+    const vertices = tree.bark.getTotalVertices() + (tree.leaves ? tree.leaves.getTotalVertices() : 0);
+    // updateMs: the host times update() (no clocks in app/animators).
+    return { updateMs: 0, counts: { branches: this.twin.branchCount, vertices }, nonFinite: this.twin.hasNonFinite() };
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    const tree = this.ctx.tree;
+    tree.bark.material = tree.barkMaterial;
+    if (tree.leaves) tree.leaves.material = tree.leafMaterial;
+    for (const m of [this.barkMaterial, this.leafMaterial]) {
+      if (!m) continue;
+      m.shadowDepthWrapper?.dispose();
+      m.shadowDepthWrapper = null;
+      // Keep the shared textures (diffuse, opacity, bump): they belong to the sandbox's materials.
+      m.dispose(false, false);
+    }
+    this.branchTexture.dispose();
+  }
+}
+
+export const proceduralWindProvider: AnimatorProvider<ProceduralWindParams> = {
+  id: "procedural-wind",
+  label: "Procedural wind (Zioma 2007)",
+  source: "Zioma 2007, GPU-Generated Procedural Wind Animations for Trees (GPU Gems 3, ch. 6)",
+  params: proceduralWindParams,
+  create(ctx: AnimatorContext, params: ProceduralWindParams): Animator<ProceduralWindParams> {
+    return new ProceduralWindAnimator(ctx, params);
+  },
+};

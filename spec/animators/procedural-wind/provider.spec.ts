@@ -1,0 +1,180 @@
+import { NullEngine } from "@babylonjs/core/Engines/nullEngine";
+import { Scene } from "@babylonjs/core/scene";
+import { Mesh } from "@babylonjs/core/Meshes/mesh";
+import { VertexData } from "@babylonjs/core/Meshes/mesh.vertexData";
+import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
+import { StandardMaterial } from "@babylonjs/core/Materials/standardMaterial";
+import { Material } from "@babylonjs/core/Materials/material";
+import { RawTexture } from "@babylonjs/core/Materials/Textures/rawTexture";
+import { Constants } from "@babylonjs/core/Engines/constants";
+import { FreeCamera } from "@babylonjs/core/Cameras/freeCamera";
+import { DirectionalLight } from "@babylonjs/core/Lights/directionalLight";
+import { ShadowGenerator } from "@babylonjs/core/Lights/Shadows/shadowGenerator";
+import "@babylonjs/core/Lights/Shadows/shadowGeneratorSceneComponent";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector";
+import { Rng } from "../../../app/math/rng";
+import { defaultsOf } from "../../../app/math/params";
+import { tipNode, type TreeSkeleton } from "../../../app/tree/skeleton";
+import { WindField } from "../../../app/wind/wind-field";
+import type { AnimatorContext, TreeInstance } from "../../../app/animators/animator";
+import { AnimatorRegistry } from "../../../app/animators/animator";
+import { proceduralWindProvider, ProceduralWindAnimator } from "../../../app/animators/procedural-wind/provider";
+import { ProceduralWindPluginMaterial } from "../../../app/animators/procedural-wind/plugin";
+import { fourLevelTree } from "./fixtures";
+
+/** A mesh with one vertex per skeleton node, bound like tree/geometry.ts binds vertices. */
+function nodeMesh(name: string, scene: Scene, s: TreeSkeleton, parent: TransformNode): Mesh {
+  const positions = Array.from(s.nodePosition);
+  const normals: number[] = [], indices: number[] = [], branchIndex: number[] = [], wVector: number[] = [];
+  for (let k = 0; k < s.nodeCount; k++) {
+    normals.push(1, 0, 0);
+    let b = s.nodeBranch[k];
+    branchIndex.push(b);
+    const w = [0, 0, 0, 0];
+    w[s.branchLevel[b]] = s.nodeX[k];
+    while (s.branchParent[b] >= 0) {
+      w[s.branchLevel[s.branchParent[b]]] = s.branchParentX[b];
+      b = s.branchParent[b];
+    }
+    wVector.push(...w);
+  }
+  for (let k = 0; k + 2 < s.nodeCount; k++) indices.push(k, k + 1, k + 2);
+  const mesh = new Mesh(name, scene);
+  const vd = new VertexData();
+  vd.positions = positions; vd.normals = normals; vd.indices = indices;
+  vd.applyToMesh(mesh);
+  mesh.setVerticesData("branchIndex", branchIndex, false, 1);
+  mesh.setVerticesData("wVector", wVector, false, 4);
+  mesh.parent = parent;
+  return mesh;
+}
+
+describe("procedural-wind provider under NullEngine", () => {
+  let engine: NullEngine;
+  let scene: Scene;
+  let tree: TreeInstance;
+  let root: TransformNode;
+  let shadows: ShadowGenerator;
+  const wind = new WindField({ speed: 10, direction: 30, turbulence: 0.3, gust: 0.2, seed: 5 }, { width: 256, height: 64 });
+  const clock = { time: 0, dt: 1 / 60 };
+  const context = (): AnimatorContext => ({ scene, tree, wind, rng: new Rng(9), root, clock });
+
+  beforeEach(() => {
+    engine = new NullEngine();
+    scene = new Scene(engine);
+    root = new TransformNode("root", scene);
+    new FreeCamera("camera", new Vector3(0, 3, -15), scene).setTarget(new Vector3(0, 3, 0));
+    const sun = new DirectionalLight("sun", new Vector3(-1, -2, 1), scene);
+    shadows = new ShadowGenerator(256, sun);
+    const skeleton = fourLevelTree();
+    const barkMaterial = new StandardMaterial("bark", scene);
+    barkMaterial.diffuseTexture = new RawTexture(new Uint8Array([120, 90, 60, 255]), 1, 1, Constants.TEXTUREFORMAT_RGBA, scene);
+    const leafMaterial = new StandardMaterial("leaf", scene);
+    leafMaterial.diffuseTexture = new RawTexture(new Uint8Array([60, 140, 50, 200]), 1, 1, Constants.TEXTUREFORMAT_RGBA, scene);
+    leafMaterial.useAlphaFromDiffuseTexture = true;
+    leafMaterial.transparencyMode = Material.MATERIAL_ALPHATEST;
+    leafMaterial.backFaceCulling = false;
+    tree = {
+      skeleton,
+      geometry: { bark: null as never, leaves: null, vertexCount: 2 * skeleton.nodeCount },
+      bark: nodeMesh("bark", scene, skeleton, root),
+      leaves: nodeMesh("leaves", scene, skeleton, root),
+      barkMaterial,
+      leafMaterial,
+    };
+    tree.bark.material = barkMaterial;
+    shadows.addShadowCaster(tree.bark);
+    shadows.addShadowCaster(tree.leaves!);
+    tree.leaves!.material = leafMaterial;
+    clock.time = 0;
+  });
+
+  afterEach(() => {
+    scene.dispose();
+    engine.dispose();
+  });
+
+  test("declares its id, label and a damping parameter from 0 to 1 (registers)", () => {
+    expect(proceduralWindProvider.id).toBe("procedural-wind");
+    expect(proceduralWindProvider.label).toBe("Procedural wind (Zioma 2007)");
+    expect(() => new AnimatorRegistry().register(proceduralWindProvider)).not.toThrow();
+  });
+
+  test("creates, updates, probes and restores the materials", () => {
+    const a = proceduralWindProvider.create(context(), defaultsOf(proceduralWindProvider.params));
+    expect(tree.bark.material).not.toBe(tree.barkMaterial);
+    const leaf = tree.leaves!.material as StandardMaterial;
+    expect(leaf.diffuseTexture).toBe(tree.leafMaterial.diffuseTexture);
+    expect(leaf.transparencyMode).toBe(Material.MATERIAL_ALPHATEST);
+    expect(leaf.useAlphaFromDiffuseTexture).toBe(true);
+    expect(leaf.backFaceCulling).toBe(false);
+    expect(leaf.shadowDepthWrapper).toBeTruthy();
+    const s = tree.skeleton;
+    for (let f = 0; f < 120; f++) {
+      clock.time += clock.dt;
+      a.update(clock.dt);
+    }
+    scene.render();
+    const tips = a.probe();
+    expect(tips.length).toBe(3 * s.branchCount);
+    let moved = 0;
+    for (let b = 0; b < s.branchCount; b++) {
+      const k = tipNode(s, b);
+      moved = Math.max(moved, Math.hypot(tips[3 * b] - s.nodePosition[3 * k], tips[3 * b + 1] - s.nodePosition[3 * k + 1], tips[3 * b + 2] - s.nodePosition[3 * k + 2]));
+    }
+    expect(moved).toBeGreaterThan(0.01);
+    const st = a.stats();
+    expect(st.counts.branches).toBe(s.branchCount);
+    expect(st.counts.vertices).toBe(2 * s.nodeCount);
+    expect(st.nonFinite).toBe(false);
+    a.setParams({ stiffness: 2 });
+    a.dispose();
+    expect(tree.bark.material).toBe(tree.barkMaterial);
+    expect(tree.leaves!.material).toBe(tree.leafMaterial);
+    expect(tree.barkMaterial.diffuseTexture).toBeTruthy();
+  });
+
+  test("probe follows the root: moving the tree moves the tips", () => {
+    const a = proceduralWindProvider.create(context(), defaultsOf(proceduralWindProvider.params));
+    const before = a.probe();
+    root.position.x = 20;
+    const after = a.probe();
+    expect(after[0] - before[0]).toBeCloseTo(20, 5);
+    a.dispose();
+  });
+
+  test("the plugin injects its vertex code at the update points", () => {
+    const a = proceduralWindProvider.create(context(), defaultsOf(proceduralWindProvider.params)) as ProceduralWindAnimator;
+    const plugin = a.barkMaterial.pluginManager?.getPlugin<ProceduralWindPluginMaterial>("ProceduralWind");
+    expect(plugin).toBeInstanceOf(ProceduralWindPluginMaterial);
+    const code = plugin!.getCustomCode("vertex")!;
+    expect(Object.keys(code)).toEqual(expect.arrayContaining(["CUSTOM_VERTEX_DEFINITIONS", "CUSTOM_VERTEX_UPDATE_POSITION", "CUSTOM_VERTEX_UPDATE_NORMAL"]));
+    expect(code.CUSTOM_VERTEX_DEFINITIONS).toContain("texelFetch");
+    expect(code.CUSTOM_VERTEX_DEFINITIONS).toContain("attribute vec4 wVector");
+    expect(code.CUSTOM_VERTEX_UPDATE_POSITION).toContain("pwDeform(positionUpdated");
+    expect(code.CUSTOM_VERTEX_UPDATE_NORMAL).toContain("normalUpdated");
+    expect(plugin!.getCustomCode("fragment")).toBeNull();
+    const attributes: string[] = [];
+    plugin!.getAttributes(attributes, scene, tree.bark);
+    expect(attributes).toEqual(["branchIndex", "wVector"]);
+    const samplers: string[] = [];
+    plugin!.getSamplers(samplers);
+    expect(samplers).toEqual(["pwBranchData"]);
+    a.dispose();
+  });
+
+  test("50 create/update/dispose cycles leave meshes, materials and textures as they were", () => {
+    scene.render();
+    const counts = () => [scene.meshes.length, scene.materials.length, scene.textures.length, scene.transformNodes.length];
+    const before = counts();
+    for (let i = 0; i < 50; i++) {
+      const a = proceduralWindProvider.create(context(), defaultsOf(proceduralWindProvider.params));
+      clock.time += clock.dt;
+      a.update(clock.dt);
+      scene.render();
+      a.dispose();
+    }
+    expect(counts()).toEqual(before);
+    expect(tree.bark.material).toBe(tree.barkMaterial);
+  });
+});

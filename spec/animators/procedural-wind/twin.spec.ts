@@ -1,0 +1,253 @@
+import { Rng } from "../../../app/math/rng";
+import { defaultsOf } from "../../../app/math/params";
+import { tipNode } from "../../../app/tree/skeleton";
+import { WindField, type WindSettings } from "../../../app/wind/wind-field";
+import { proceduralWindParams, type ProceduralWindParams } from "../../../app/animators/procedural-wind/params";
+import {
+  ProceduralWindTwin, quatFromRotationVector, quatMultiply, quatRotate, branchTexel,
+} from "../../../app/animators/procedural-wind/twin";
+import { fourLevelTree } from "./fixtures";
+
+const DT = 1 / 60;
+const skeleton = fourLevelTree();
+const defaults = defaultsOf(proceduralWindParams);
+
+function wind(patch: Partial<WindSettings>, modulation = true): WindField {
+  return new WindField({ speed: 8, direction: 0, turbulence: 0.3, gust: 0, seed: 3, ...patch }, { modulation, width: 256, height: 64 });
+}
+
+function twin(patch: Partial<ProceduralWindParams> = {}, seed = 7): ProceduralWindTwin {
+  return new ProceduralWindTwin(skeleton, { ...defaults, ...patch }, new Rng(seed));
+}
+
+/** Runs `seconds` and returns the tip positions per frame (frames x branches x 3). */
+function run(tw: ProceduralWindTwin, w: WindField, seconds: number): Float64Array[] {
+  const frames: Float64Array[] = [];
+  const n = Math.round(seconds / DT);
+  for (let f = 1; f <= n; f++) {
+    tw.step(f * DT, DT, w);
+    const tips = new Float64Array(3 * skeleton.branchCount);
+    for (let b = 0; b < skeleton.branchCount; b++) tw.tipPosition(b, tips, 3 * b);
+    frames.push(tips);
+  }
+  return frames;
+}
+
+function rest(b: number): number[] {
+  const k = tipNode(skeleton, b);
+  return [skeleton.nodePosition[3 * k], skeleton.nodePosition[3 * k + 1], skeleton.nodePosition[3 * k + 2]];
+}
+
+/** RMS distance of branch b's tip from rest, over frames after `skip`. */
+function rmsDisplacement(frames: Float64Array[], b: number, skip = 120): number {
+  const r = rest(b);
+  let sum = 0, n = 0;
+  for (let f = skip; f < frames.length; f++) {
+    const p = frames[f];
+    sum += (p[3 * b] - r[0]) ** 2 + (p[3 * b + 1] - r[1]) ** 2 + (p[3 * b + 2] - r[2]) ** 2;
+    n++;
+  }
+  return Math.sqrt(sum / n);
+}
+
+function series(frames: Float64Array[], b: number, axis: number, skip = 120): number[] {
+  return frames.slice(skip).map((p) => p[3 * b + axis]);
+}
+
+function std(xs: number[]): number {
+  const m = xs.reduce((a, b) => a + b, 0) / xs.length;
+  return Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / xs.length);
+}
+
+/** Frequency (Hz) of the largest DFT peak of a series sampled at 1/DT, mean removed. */
+function dominantFrequency(xs: number[]): number {
+  const m = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const n = xs.length;
+  let best = 0, bestF = 0;
+  for (let k = 1; k < n / 2; k++) {
+    let re = 0, im = 0;
+    for (let i = 0; i < n; i++) {
+      const ph = (2 * Math.PI * k * i) / n;
+      re += (xs[i] - m) * Math.cos(ph);
+      im -= (xs[i] - m) * Math.sin(ph);
+    }
+    const p = re * re + im * im;
+    if (p > best) { best = p; bestF = k / (n * DT); }
+  }
+  return bestF;
+}
+
+describe("procedural-wind twin (Zioma 2007)", () => {
+  test("zero wind (speed 0, gust 0) leaves the tree exactly at rest", () => {
+    const tw = twin();
+    const frames = run(tw, wind({ speed: 0, gust: 0, turbulence: 0.5 }), 5);
+    const q = [0, 0, 0, 0];
+    for (let b = 0; b < skeleton.branchCount; b++) {
+      tw.branchQuaternion(b, q);
+      expect(q).toEqual([0, 0, 0, 1]);
+      const r = rest(b);
+      const p = frames[frames.length - 1];
+      expect([p[3 * b], p[3 * b + 1], p[3 * b + 2]]).toEqual(r.map((v) => Math.fround(v)));
+    }
+    // Any vertex, any w-vector: unchanged position and normal.
+    const out = [0, 0, 0, 0, 0, 0];
+    tw.deformVertex([0.3, 4.2, -0.7], [0, 0, 1], 7, [0.5, 0.5, 0.3, 0], out);
+    expect(out).toEqual([0.3, 4.2, -0.7, 0, 0, 1]);
+  });
+
+  test("the amplitude grows with the wind speed", () => {
+    const rms = [3, 8, 16].map((speed) => {
+      const frames = run(twin(), wind({ speed }), 20);
+      let s = 0;
+      for (let b = 0; b < skeleton.branchCount; b++) s += rmsDisplacement(frames, b);
+      return s / skeleton.branchCount;
+    });
+    expect(rms[0]).toBeGreaterThan(0);
+    expect(rms[1]).toBeGreaterThan(1.5 * rms[0]);
+    expect(rms[2]).toBeGreaterThan(1.5 * rms[1]);
+  });
+
+  test("a stiffer tree moves less and more slowly (Fig. 6-3)", () => {
+    const steady = () => wind({ speed: 10, turbulence: 0 }, false);
+    const soft = run(twin({ stiffness: 1 }), steady(), 20);
+    const stiff = run(twin({ stiffness: 3 }), steady(), 20);
+    const xSoft = series(soft, 0, 0), xStiff = series(stiff, 0, 0);
+    expect(std(xStiff)).toBeLessThan(0.6 * std(xSoft));
+    expect(rmsDisplacement(stiff, 0)).toBeLessThan(0.6 * rmsDisplacement(soft, 0));
+    expect(dominantFrequency(xStiff)).toBeLessThan(0.8 * dominantFrequency(xSoft));
+  });
+
+  test("the trunk moves much more along the wind than across it", () => {
+    for (const direction of [0, 90, 210]) {
+      const frames = run(twin(), wind({ speed: 10, direction, turbulence: 0.2 }), 20);
+      const th = (direction * Math.PI) / 180;
+      const dx = Math.cos(th), dz = Math.sin(th);
+      const r = rest(0);
+      let par = 0, perp = 0;
+      for (let f = 120; f < frames.length; f++) {
+        const ex = frames[f][0] - r[0], ez = frames[f][2] - r[2];
+        par += (ex * dx + ez * dz) ** 2;
+        perp += (-ex * dz + ez * dx) ** 2;
+      }
+      expect(Math.sqrt(par)).toBeGreaterThan(4 * Math.sqrt(perp));
+    }
+  });
+
+  test("a branch behind the trunk sways more than one facing the wind (Figs 6-4, 6-5)", () => {
+    // Wind toward +x: branch 1 points +x (behind the trunk), branch 4 points -x (facing the wind).
+    const tw = twin({ phaseRandomization: 0 });
+    const w = wind({ speed: 10, turbulence: 0 }, false);
+    const angleBehind: number[] = [], angleFacing: number[] = [];
+    const q = [0, 0, 0, 0];
+    for (let f = 1; f <= 1200; f++) {
+      tw.step(f * DT, DT, w);
+      tw.branchQuaternion(1, q);
+      angleBehind.push(2 * Math.atan2(q[2], q[3]));
+      tw.branchQuaternion(4, q);
+      angleFacing.push(2 * Math.atan2(q[2], q[3]));
+    }
+    expect(std(angleBehind.slice(120))).toBeGreaterThan(1.5 * std(angleFacing.slice(120)));
+    // The facing branch is pressed toward the trunk: on average turned downwind (negative about z for +x wind... its tip moves +x).
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    expect(Math.abs(mean(angleFacing.slice(120)))).toBeGreaterThan(Math.abs(mean(angleBehind.slice(120))));
+  });
+
+  test("same seed, same tips; another seed, other tips", () => {
+    const a = run(twin({}, 11), wind({ speed: 9 }), 3);
+    const b = run(twin({}, 11), wind({ speed: 9 }), 3);
+    const c = run(twin({}, 12), wind({ speed: 9 }), 3);
+    expect(a[a.length - 1]).toEqual(b[b.length - 1]);
+    expect(a[a.length - 1]).not.toEqual(c[c.length - 1]);
+  });
+
+  test("damping lowers the overshoot when the wind drops (Fig. 6-2 segment B)", () => {
+    // Steady wind, then calm: the trunk springs back past its rest position.
+    const overshoot = (damping: number) => {
+      const tw = twin({ damping });
+      const on = wind({ speed: 12, turbulence: 0 }, false), off = wind({ speed: 0, turbulence: 0 }, false);
+      let t = 0;
+      for (let f = 0; f < 600; f++) tw.step((t += DT), DT, on);
+      let minX = Infinity;
+      const p = [0, 0, 0];
+      for (let f = 0; f < 300; f++) {
+        tw.step((t += DT), DT, off);
+        tw.tipPosition(0, p, 0);
+        minX = Math.min(minX, p[0]);
+      }
+      return -minX; // how far upwind of rest (x = 0) the tip swings
+    };
+    const low = overshoot(0.05), high = overshoot(0.9);
+    expect(low).toBeGreaterThan(0.05);
+    expect(high).toBeLessThan(0.3 * low);
+  });
+
+  test("quaternion concatenation matches composing the rotations", () => {
+    const a = [0, 0, 0, 0], b = [0, 0, 0, 0], ab = [0, 0, 0, 0];
+    quatFromRotationVector(0.3, -0.2, 0.5, a, 0);
+    quatFromRotationVector(-0.7, 0.1, 0.25, b, 0);
+    quatMultiply(a, 0, b, 0, ab, 0);
+    const v1 = [0, 0, 0], v2 = [0, 0, 0];
+    quatRotate(b, 0, 1, 2, 3, v1, 0);
+    quatRotate(a, 0, v1[0], v1[1], v1[2], v1, 0);
+    quatRotate(ab, 0, 1, 2, 3, v2, 0);
+    for (let i = 0; i < 3; i++) expect(v2[i]).toBeCloseTo(v1[i], 12);
+    // A rotation of pi/2 about y turns +x into -z.
+    quatFromRotationVector(0, Math.PI / 2, 0, a, 0);
+    quatRotate(a, 0, 1, 0, 0, v1, 0);
+    expect(v1[0]).toBeCloseTo(0, 12);
+    expect(v1[2]).toBeCloseTo(-1, 12);
+  });
+
+  test("deformVertex concatenates the branch and its ancestors about their origins (§6.4, §6.5)", () => {
+    const tw = twin();
+    const w = wind({ speed: 14 });
+    for (let f = 1; f <= 90; f++) tw.step(f * DT, DT, w);
+    // The tip of the level-3 twig 3: w = 1 along itself, ancestors at their parentX.
+    const b = 3;
+    const node = tipNode(skeleton, b);
+    const wv = [0, 0, 0, 0];
+    tw.nodeWVector(node, wv);
+    expect(wv[3]).toBe(1);
+    const out = [0, 0, 0, 0, 0, 0];
+    const p0 = rest(b);
+    tw.deformVertex(p0, [0, 1, 0], b, wv, out);
+    // By hand: chain b -> 2 -> 1 -> 0, each blended rotation about its origin.
+    let p = p0.slice();
+    const chain = [3, 2, 1, 0];
+    for (const c of chain) {
+      const d = tw.branchData;
+      const o0 = branchTexel(c, 0), o1 = branchTexel(c, 1), o3 = branchTexel(c, 3);
+      const level = skeleton.branchLevel[c];
+      const k = 1 - Math.pow(1 - wv[level], d[o3 + 3]);
+      const q = [d[o1] * k, d[o1 + 1] * k, d[o1 + 2] * k, 1 - k + d[o1 + 3] * k];
+      const l = Math.hypot(q[0], q[1], q[2], q[3]);
+      const qn = q.map((x) => x / l);
+      const r = [0, 0, 0];
+      quatRotate(qn, 0, p[0] - d[o0], p[1] - d[o0 + 1], p[2] - d[o0 + 2], r, 0);
+      p = [r[0] + d[o0], r[1] + d[o0 + 1], r[2] + d[o0 + 2]];
+    }
+    for (let i = 0; i < 3; i++) expect(out[i]).toBeCloseTo(p[i], 10);
+    expect(Math.hypot(out[3], out[4], out[5])).toBeCloseTo(1, 10);
+    // It moved.
+    expect(Math.hypot(out[0] - p0[0], out[1] - p0[1], out[2] - p0[2])).toBeGreaterThan(1e-3);
+  });
+
+  test("a vertex at a branch's base follows its parent (two-bone blend at the joint, §6.5)", () => {
+    const tw = twin();
+    const w = wind({ speed: 14 });
+    for (let f = 1; f <= 90; f++) tw.step(f * DT, DT, w);
+    const b = 1; // level 1 at parentX 0.5 of the trunk
+    const base = skeleton.branchFirstNode[b];
+    const p = [skeleton.nodePosition[3 * base], skeleton.nodePosition[3 * base + 1], skeleton.nodePosition[3 * base + 2]];
+    const own = [0, 0, 0, 0, 0, 0], parent = [0, 0, 0, 0, 0, 0];
+    tw.deformVertex(p, [1, 0, 0], b, [0.5, 0, 0, 0], own);
+    tw.deformVertex(p, [1, 0, 0], 0, [0.5, 0, 0, 0], parent);
+    for (let i = 0; i < 6; i++) expect(own[i]).toBeCloseTo(parent[i], 10);
+  });
+
+  test("no NaN over a long gusty run at 40 m/s", () => {
+    const tw = twin({ damping: 0, stiffness: 0.25, branchSway: 0.6 });
+    run(tw, wind({ speed: 40, gust: 1, turbulence: 1 }), 10);
+    expect(tw.hasNonFinite()).toBe(false);
+  });
+});
