@@ -33,7 +33,8 @@ export type ParamDecl = NumberParam | BooleanParam | ChoiceParam;
 
 /** The declaration of a parameter object P: one declaration per key, of the matching kind. */
 export type ParamSpec<P extends Params> = {
-  readonly [K in keyof P]: P[K] extends number ? NumberParam : P[K] extends boolean ? BooleanParam : ChoiceParam;
+  // Index signatures (from `extends Record<string, ...>`) are not parameters: only named keys are.
+  readonly [K in keyof P as string extends K ? never : K]: P[K] extends number ? NumberParam : P[K] extends boolean ? BooleanParam : ChoiceParam;
 };
 
 export function numberParam(label: string, min: number, max: number, step: number, def: number, unit: string, help: string): NumberParam {

@@ -1,0 +1,328 @@
+import {
+  Blast,
+  DEFAULT_WIND,
+  GUST_FALL,
+  GUST_HOLD,
+  GUST_RISE,
+  MODULATION_DEPTH,
+  Vortex,
+  WIND_PARAMS,
+  WindField,
+  gustShape,
+  windFromGpuState,
+  type WindGpuState,
+} from "../../app/wind/wind-field";
+import { correlation, crossCorrelation, fitKneeSpectrum, logLogSlope, welch, type Spectrum } from "../../app/math/spectra";
+import { defaultsOf } from "../../app/math/params";
+
+const newState = (): WindGpuState => ({ dirX: 0, dirZ: 0, strength: 0, turbulenceAmplitude: 0, advection: 0 });
+
+/** Averaged PSD of the along-wind fluctuation at `points` cross-wind positions, sampled at fs over one texture period. */
+function alongWindSpectrum(speed: number, fs: number): { spectrum: Spectrum; std: number } {
+  const w = new WindField({ speed, gust: 0, turbulence: 0.35, direction: 0, seed: 7 }, { modulation: false });
+  const n = Math.round(((w.turbulenceTexture.width * w.turbulenceTexture.cellSize) / speed) * fs);
+  const out = new Float64Array(3);
+  const points = 8;
+  let psd: Float64Array | undefined, f: Float64Array | undefined;
+  let variance = 0;
+  for (let r = 0; r < points; r++) {
+    const x = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      w.sample(0, 1, 4.3 * r, i / fs, out); // direction 0: z is across the wind
+      x[i] = out[0] - speed;
+      variance += (x[i] * x[i]) / (n * points);
+    }
+    const s = welch(x, fs, Math.floor(n / 4), 0.5);
+    if (!psd) [psd, f] = [s.psd, s.f];
+    else for (let k = 0; k < psd.length; k++) psd[k] += s.psd[k];
+  }
+  for (let k = 0; k < psd!.length; k++) psd![k] /= points;
+  return { spectrum: { f: f!, psd: psd! }, std: Math.sqrt(variance) };
+}
+
+describe("WindField settings", () => {
+  it("declares the parameters once, with the documented defaults", () => {
+    expect(defaultsOf(WIND_PARAMS)).toEqual({ speed: 6, direction: 0, turbulence: 0.35, gust: 0.3, seed: 1 });
+    expect(DEFAULT_WIND).toEqual(defaultsOf(WIND_PARAMS));
+    expect(WIND_PARAMS.speed.max).toBe(40);
+  });
+
+  it("settings() is a copy; set() validates and throws a RangeError naming the range", () => {
+    const w = new WindField(DEFAULT_WIND);
+    const s = w.settings();
+    s.speed = 30;
+    expect(w.settings().speed).toBe(6);
+    w.set({ speed: 12, direction: 90 });
+    expect(w.settings()).toMatchObject({ speed: 12, direction: 90 });
+    expect(() => w.set({ speed: 41 })).toThrow(RangeError);
+    expect(() => w.set({ speed: 41 })).toThrow(/from 0 to 40 m\/s/);
+    expect(() => w.set({ turbulence: -0.1 })).toThrow(/wind\.turbulence must be a number from 0 to 1/);
+    expect(() => w.set({ seed: 1.5 })).toThrow(/integer from 0 to 2147483647/);
+    expect(() => w.set({ nope: 1 } as never)).toThrow(/speed, direction, turbulence, gust, seed/);
+    expect(() => new WindField({ gust: 2 })).toThrow(RangeError);
+    expect(w.settings()).toMatchObject({ speed: 12, direction: 90 }); // unchanged by failed sets
+    w.set({ speed: "7" } as never); // strings from the URL are read by the declared kind
+    expect(w.settings().speed).toBe(7);
+  });
+});
+
+describe("WindField: the GPU contract", () => {
+  it("sample() equals the documented texture lookup formula", () => {
+    const w = new WindField({ speed: 9, direction: 37, turbulence: 0.5, gust: 0.6, seed: 5 });
+    const tex = w.turbulenceTexture;
+    const s = newState();
+    const out = new Float64Array(3);
+    const T = (i: number, j: number, ch: number): number => {
+      const ii = ((i % tex.width) + tex.width) % tex.width, jj = ((j % tex.height) + tex.height) % tex.height;
+      return tex.data[(jj * tex.width + ii) * 4 + ch];
+    };
+    for (let k = 0; k < 500; k++) {
+      const x = (k * 37.1) % 300 - 150, z = (k * 91.7) % 260 - 130, t = k * 1.37;
+      w.gpuState(t, s);
+      expect(Math.hypot(s.dirX, s.dirZ)).toBeCloseTo(1, 12);
+      expect(s.dirX).toBeCloseTo(Math.cos((37 * Math.PI) / 180), 12);
+      expect(s.turbulenceAmplitude).toBeCloseTo(0.5 * s.strength, 12);
+      expect(s.advection).toBeCloseTo(9 * t, 9);
+      const px = -s.dirZ, pz = s.dirX;
+      const a = (x * s.dirX + z * s.dirZ - s.advection) / tex.cellSize;
+      const c = (x * px + z * pz) / tex.cellSize;
+      const i0 = Math.floor(a), j0 = Math.floor(c), fa = a - i0, fc = c - j0;
+      const tx = (ch: number): number =>
+        (1 - fc) * ((1 - fa) * T(i0, j0, ch) + fa * T(i0 + 1, j0, ch)) + fc * ((1 - fa) * T(i0, j0 + 1, ch) + fa * T(i0 + 1, j0 + 1, ch));
+      const [u, v, ww] = [tx(0), tx(1), tx(2)];
+      const want = [
+        s.strength * s.dirX + s.turbulenceAmplitude * (u * s.dirX + v * px),
+        s.turbulenceAmplitude * ww,
+        s.strength * s.dirZ + s.turbulenceAmplitude * (u * s.dirZ + v * pz),
+      ];
+      w.sample(x, 2, z, t, out);
+      for (let d = 0; d < 3; d++) expect(Math.abs(out[d] - want[d])).toBeLessThan(1e-9 * (1 + Math.abs(want[d])));
+      const pure = new Float64Array(3);
+      windFromGpuState(s, tex, x, z, pure);
+      expect(Array.from(pure)).toEqual(Array.from(out));
+    }
+  });
+
+  it("texel (i, j) is the value at integer coordinates, and the texture wraps", () => {
+    const w = new WindField({ speed: 4, direction: 0, turbulence: 1, gust: 0 }, { modulation: false });
+    const tex = w.turbulenceTexture;
+    const s = w.gpuState(0, newState());
+    const out = new Float64Array(3);
+    const i = 17, j = 5;
+    w.sample(i * tex.cellSize, 0, j * tex.cellSize, 0, out);
+    expect(out[0]).toBeCloseTo(4 + 4 * tex.data[(j * tex.width + i) * 4], 5);
+    expect(out[1]).toBeCloseTo(4 * tex.data[(j * tex.width + i) * 4 + 2], 5);
+    const shifted = new Float64Array(3);
+    w.sample((i + tex.width) * tex.cellSize, 0, (j - tex.height) * tex.cellSize, 0, shifted);
+    for (let d = 0; d < 3; d++) expect(shifted[d]).toBeCloseTo(out[d], 5);
+    expect(s.advection).toBe(0);
+    expect(tex.data.length).toBe(tex.width * tex.height * 4);
+    expect(tex.width * tex.cellSize).toBeGreaterThanOrEqual(200); // along-wind period
+  });
+});
+
+describe("WindField: determinism and calm air", () => {
+  it("same seed, same wind; another seed, another wind; any time order gives the same values", () => {
+    const a = new WindField({ seed: 11 }), b = new WindField({ seed: 11 }), c = new WindField({ seed: 12 });
+    const oa = new Float64Array(3), ob = new Float64Array(3), oc = new Float64Array(3);
+    let differs = 0;
+    const times = Array.from({ length: 200 }, (_, k) => (k * 7.31) % 120);
+    const first: number[] = [];
+    for (const t of times) {
+      a.sample(3, 1, -2, t, oa);
+      b.sample(3, 1, -2, t, ob);
+      c.sample(3, 1, -2, t, oc);
+      expect(Array.from(ob)).toEqual(Array.from(oa));
+      if (Math.abs(oc[0] - oa[0]) > 1e-3) differs++;
+      first.push(oa[0]);
+    }
+    expect(differs).toBeGreaterThan(150);
+    // Reverse order on the same field: no hidden state advanced by calls.
+    for (let k = times.length - 1; k >= 0; k--) {
+      a.sample(3, 1, -2, times[k], oa);
+      expect(oa[0]).toBe(first[k]);
+    }
+  });
+
+  it("changing the seed rewrites the texture in place and bumps its version", () => {
+    const w = new WindField({ seed: 1 });
+    const tex = w.turbulenceTexture;
+    const v0 = tex.version, d0 = tex.data[100];
+    w.set({ seed: 2 });
+    expect(w.turbulenceTexture).toBe(tex);
+    expect(tex.version).toBe(v0 + 1);
+    expect(tex.data[100]).not.toBe(d0);
+    w.set({ seed: 1 });
+    expect(tex.data[100]).toBe(d0);
+  });
+
+  it("speed 0 and gust 0 give exactly zero wind everywhere; at speed 0 gusts and turbulence do nothing either", () => {
+    for (const gust of [0, 1]) {
+      const w = new WindField({ speed: 0, gust, turbulence: 1, seed: 3 });
+      const out = new Float32Array(3).fill(9);
+      for (let k = 0; k < 300; k++) {
+        w.sample(k * 1.3 - 50, k * 0.1, 40 - k * 0.7, k * 0.77, out);
+        expect(Object.is(out[0], 0) && Object.is(out[1], 0) && Object.is(out[2], 0)).toBe(true);
+      }
+      expect(w.gpuState(12, newState())).toEqual({ dirX: 1, dirZ: 0, strength: 0, turbulenceAmplitude: 0, advection: 0 });
+    }
+  });
+
+  it("sample() does not allocate", () => {
+    const w = new WindField({ seed: 4 });
+    const out = new Float32Array(30);
+    const xs = Float64Array.from({ length: 1024 }, (_, i) => (i * 0.37) % 50);
+    const zs = Float64Array.from({ length: 1024 }, (_, i) => (i * 0.71) % 31);
+    const run = (calls: number): void => {
+      for (let k = 0; k < calls; k++) w.sample(xs[k & 1023], 1, zs[k & 1023], xs[(k >> 4) & 1023], out, (k % 10) * 3);
+    };
+    run(200_000); // warm the JIT: interpreted code boxes doubles, which is not sample()'s doing
+    // Best of a few runs (a collection during a run only lowers the figure): 200k calls allocating
+    // even one small object each would grow the heap by several MB.
+    let least = Infinity;
+    for (let r = 0; r < 5; r++) {
+      const before = process.memoryUsage().heapUsed;
+      run(200_000);
+      least = Math.min(least, process.memoryUsage().heapUsed - before);
+    }
+    expect(least).toBeLessThan(500_000);
+  });
+});
+
+describe("WindField: strength, modulation and gusts", () => {
+  it("slow modulation stays within ±20%, varies slowly and averages to about 1", () => {
+    const w = new WindField({ speed: 10, gust: 0, turbulence: 0 });
+    let lo = Infinity, hi = -Infinity, sum = 0, maxStep = 0;
+    const n = 36000;
+    let prev = w.strength(0);
+    for (let k = 0; k < n; k++) {
+      const s = w.strength(k * 0.1) / 10;
+      lo = Math.min(lo, s);
+      hi = Math.max(hi, s);
+      sum += s;
+      maxStep = Math.max(maxStep, Math.abs(s - prev / 10));
+      prev = s * 10;
+    }
+    expect(lo).toBeGreaterThanOrEqual(1 - MODULATION_DEPTH);
+    expect(hi).toBeLessThanOrEqual(1 + MODULATION_DEPTH);
+    expect(hi - lo).toBeGreaterThan(0.15);
+    expect(Math.abs(sum / n - 1)).toBeLessThan(0.05);
+    expect(maxStep).toBeLessThan(0.01); // per 0.1 s: periods of tens of seconds
+  });
+
+  it("gusts are events with rise, hold and fall, a few per minute, peak proportional to `gust`", () => {
+    const w = new WindField({ speed: 10, gust: 0.5, turbulence: 0, seed: 21 }, { modulation: false });
+    const events = w.gustEvents(0, 600);
+    expect(events.length).toBeGreaterThanOrEqual(15); // 1.5 to 4 per minute
+    expect(events.length).toBeLessThanOrEqual(40);
+    for (const e of events) {
+      expect(e.rise).toBeGreaterThanOrEqual(GUST_RISE[0]);
+      expect(e.rise).toBeLessThanOrEqual(GUST_RISE[1]);
+      expect(e.hold).toBeGreaterThanOrEqual(GUST_HOLD[0]);
+      expect(e.hold).toBeLessThanOrEqual(GUST_HOLD[1]);
+      expect(e.fall).toBeGreaterThanOrEqual(GUST_FALL[0]);
+      expect(e.fall).toBeLessThanOrEqual(GUST_FALL[1]);
+      expect(e.peak).toBeGreaterThan(0);
+      expect(e.peak).toBeLessThanOrEqual(0.5);
+    }
+    // The shape: 0 before, rising, flat at 1 while holding, falling, 0 after.
+    const [r, h, f] = [2, 3, 4];
+    expect(gustShape(r, h, f, -0.1)).toBe(0);
+    expect(gustShape(r, h, f, 0)).toBe(0);
+    let prev = 0;
+    for (let t = 0.1; t < r; t += 0.1) {
+      expect(gustShape(r, h, f, t)).toBeGreaterThan(prev);
+      prev = gustShape(r, h, f, t);
+    }
+    for (let t = r; t <= r + h; t += 0.25) expect(gustShape(r, h, f, t)).toBe(1);
+    prev = 1;
+    for (let t = r + h + 0.1; t < r + h + f; t += 0.1) {
+      expect(gustShape(r, h, f, t)).toBeLessThan(prev);
+      prev = gustShape(r, h, f, t);
+    }
+    expect(gustShape(r, h, f, r + h + f)).toBe(0);
+    expect(gustShape(r, h, f, r + h + f + 1)).toBe(0);
+    // In strength: an isolated event lifts the mean wind by (1 + peak) while it holds.
+    const e = events.find((ev, i) => (i === 0 || events[i - 1].start + 12 < ev.start) && (i === events.length - 1 || ev.start + 12 < events[i + 1].start))!;
+    expect(w.strength(e.start + e.rise + e.hold / 2)).toBeCloseTo(10 * (1 + e.peak), 9);
+    expect(w.strength(e.start + e.rise / 2)).toBeGreaterThan(10);
+    expect(w.strength(e.start + e.rise / 2)).toBeLessThan(10 * (1 + e.peak));
+    // Peak proportional to `gust`: the same events, twice the envelope.
+    const w2 = new WindField({ speed: 10, gust: 1, turbulence: 0, seed: 21 }, { modulation: false });
+    for (let t = 0; t < 300; t += 0.7) expect(w2.gustEnvelope(t)).toBeCloseTo(2 * w.gustEnvelope(t), 12);
+    // gust 0: no gusts at all.
+    const w0 = new WindField({ speed: 10, gust: 0, turbulence: 0, seed: 21 }, { modulation: false });
+    for (let t = 0; t < 300; t += 0.7) expect(w0.strength(t)).toBe(10);
+  });
+});
+
+describe("WindField: turbulence (Habel 2009 eq. 14, Taylor's frozen turbulence)", () => {
+  it("the along-wind spectrum at a point follows eq. 14 for two speeds: flat, knee at f = v_m, slope -5/3, level ∝ v_m", () => {
+    const fs = 64;
+    const fits = [3, 6].map((speed) => {
+      const { spectrum, std } = alongWindSpectrum(speed, fs);
+      const fit = fitKneeSpectrum(spectrum, 0.05 * speed, 2.5 * speed);
+      const lowSlope = logLogSlope(spectrum, 0.05 * speed, 0.2 * speed, 8);
+      return { speed, std, fit, lowSlope };
+    });
+    for (const { speed, std, fit, lowSlope } of fits) {
+      expect(std / speed).toBeGreaterThan(0.35 * 0.85); // standard deviation / mean = turbulence
+      expect(std / speed).toBeLessThan(0.35 * 1.15);
+      expect(fit.knee / speed).toBeGreaterThan(0.7); // knee at f ≈ v_m
+      expect(fit.knee / speed).toBeLessThan(1.4);
+      expect(fit.exponent).toBeGreaterThan(5 / 3 - 0.3); // (1 + f/v_m)^(-5/3)
+      expect(fit.exponent).toBeLessThan(5 / 3 + 0.3);
+      expect(fit.rmsLog10).toBeLessThan(0.08);
+      expect(lowSlope).toBeGreaterThan(-0.4); // flat well below the knee
+    }
+    // Eq. 14's level P_w(0) ∝ v_m: amplitude / v_m the same for both speeds.
+    const ratio = fits[0].fit.amplitude / 3 / (fits[1].fit.amplitude / 6);
+    expect(ratio).toBeGreaterThan(0.8);
+    expect(ratio).toBeLessThan(1.25);
+  });
+
+  it("two points 10 m apart across the wind are decorrelated; along the wind the downstream one sees the same gusts distance/speed later", () => {
+    const speed = 5, fs = 20, n = 4000;
+    for (const direction of [0, 30]) {
+      const w = new WindField({ speed, direction, gust: 0, turbulence: 0.4, seed: 9 }, { modulation: false });
+      const th = (direction * Math.PI) / 180;
+      const dx = Math.cos(th), dz = Math.sin(th);
+      const out = new Float64Array(3);
+      const p = new Float64Array(n), across = new Float64Array(n), along = new Float64Array(n);
+      for (let i = 0; i < n; i++) {
+        const t = i / fs;
+        w.sample(2, 0, 1, t, out);
+        p[i] = out[0] * dx + out[2] * dz;
+        w.sample(2 - 10 * dz, 0, 1 + 10 * dx, t, out);
+        across[i] = out[0] * dx + out[2] * dz;
+        w.sample(2 + 10 * dx, 0, 1 + 10 * dz, t, out);
+        along[i] = out[0] * dx + out[2] * dz;
+      }
+      expect(Math.abs(correlation(p, across))).toBeLessThan(0.5);
+      const maxLag = 80;
+      const r = crossCorrelation(p, along, maxLag);
+      let best = 0;
+      for (let i = 0; i < r.length; i++) if (r[i] > r[best]) best = i;
+      expect((best - maxLag) / fs).toBeCloseTo(10 / speed, 6); // delay = distance / speed
+      expect(r[best]).toBeGreaterThan(0.95);
+    }
+  });
+});
+
+describe("WindField: wind primitives (Zioma 2007 §6.3.1)", () => {
+  it("a vortex adds tangential wind and a blast a radial front; without them sample() is the GPU contract", () => {
+    const w = new WindField({ speed: 0, gust: 0 });
+    const out = new Float64Array(3);
+    w.primitives.push(new Vortex(0, 0, 2, 5));
+    w.sample(2, 0, 0, 1, out);
+    expect(out[0]).toBeCloseTo(0, 12);
+    expect(out[2]).toBeCloseTo(5, 12);
+    w.primitives.length = 0;
+    w.primitives.push(new Blast(0, 0, 10, 8, 30, 3, 1.5));
+    w.sample(15, 0, 0, 9, out);
+    expect(out[0]).toBe(0); // before the blast
+    w.sample(15, 0, 0, 10.5, out); // front at 15 m
+    expect(out[0]).toBeCloseTo(8 * Math.exp(-0.5 / 1.5), 9); // at the front, decayed for 0.5 s
+    expect(out[2]).toBeCloseTo(0, 12);
+  });
+});
