@@ -1,0 +1,17 @@
+/**
+ * Every method the sandbox offers, in the order the panel lists them. A new method is a folder
+ * under app/animators/ plus one line here (as webgpu-samples registers its samples).
+ */
+import { AnimatorRegistry } from "./animator";
+import { restProvider } from "./rest/provider";
+import { proceduralWindProvider } from "./procedural-wind/provider";
+
+export function createRegistry(): AnimatorRegistry {
+  const r = new AnimatorRegistry();
+  r.register(proceduralWindProvider);
+  r.register(restProvider);
+  return r;
+}
+
+/** The method shown when nothing else is asked for. */
+export const DEFAULT_METHOD = "procedural-wind";

@@ -1,0 +1,62 @@
+/**
+ * Entry point: engine, sandbox, panel, and the automation API on `window.sandbox`.
+ */
+import { Engine } from "@babylonjs/core/Engines/engine";
+import { createRegistry } from "./animators/registry";
+import { Sandbox } from "./sandbox/sandbox";
+import { Panel } from "./ui/panel";
+import { compareGpuWithTwin } from "./animators/procedural-wind/gpu-check";
+
+declare global {
+  interface Window {
+    sandbox: ReturnType<Sandbox["api"]>;
+    sandboxDebug: ReturnType<typeof debugHooks>;
+  }
+}
+
+function debugHooks(sandbox: Sandbox, panel: Panel) {
+  return {
+    controlCenter: (name: string) => panel.controlCenter(name),
+    sliderRect: (name: string) => panel.controlRect(name),
+    sceneCounts: () => sandbox.sceneCounts(),
+    projectToScreen: (xyz: number[]) => sandbox.projectToScreen(xyz),
+    panelVisible: () => panel.visible,
+    setPanelVisible: (v: boolean) => panel.toggle(v),
+    renderMode: (mode?: "shaded" | "wireframe" | "skeleton") => {
+      if (mode) sandbox.setRenderMode(mode);
+      return sandbox.renderMode;
+    },
+    async gpuTwinCheck(samples: number) {
+      const a = sandbox.activeAnimator;
+      if (!a || sandbox.methodId !== "procedural-wind") throw new Error("gpuTwinCheck needs procedural-wind to be the active method");
+      return compareGpuWithTwin(sandbox.scene, a as never, samples);
+    },
+  };
+}
+
+function fatal(e: unknown): void {
+  const el = document.getElementById("fatal")!;
+  el.style.display = "block";
+  el.textContent = `Tree Wind Sandbox could not start.\n\n${e instanceof Error ? e.stack ?? e.message : String(e)}`;
+}
+
+function main(): void {
+  const canvas = document.getElementById("view") as HTMLCanvasElement;
+  const engine = new Engine(canvas, true, { preserveDrawingBuffer: true, stencil: true, premultipliedAlpha: false }, true);
+  window.addEventListener("resize", () => engine.resize());
+  const sandbox = new Sandbox(engine, canvas, createRegistry());
+  const ready = sandbox.start(window.location.hash).then(() => {
+    const panel = new Panel(sandbox);
+    window.sandboxDebug = debugHooks(sandbox, panel);
+    // Ready means the first frame with the panel is on screen.
+    return new Promise<void>((r) => sandbox.scene.onAfterRenderObservable.addOnce(() => r()));
+  });
+  window.sandbox = sandbox.api(ready);
+  ready.catch(fatal);
+}
+
+try {
+  main();
+} catch (e) {
+  fatal(e);
+}

@@ -1,0 +1,439 @@
+/**
+ * The host: engine, scene, environment, fixed-step clock, the tree on show, the active method,
+ * the shared wind, and the automation API (`window.sandbox`, ARCHITECTURE.md). The GUI panel
+ * drives the app only through this class's public methods, exactly as a script would.
+ */
+import type { Engine } from "@babylonjs/core/Engines/engine";
+import { Scene } from "@babylonjs/core/scene";
+import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
+import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector";
+import type { Animator, AnyProvider } from "../animators/animator";
+import type { AnimatorRegistry } from "../animators/animator";
+import { DEFAULT_METHOD } from "../animators/registry";
+import { Rng } from "../math/rng";
+import { defaultsOf, validatePatch, type Params } from "../math/params";
+import { applyTaper, TAPER_RANGE } from "../tree/taper";
+import { treeHeight, type TreeSkeleton, type TreeSummary } from "../tree/skeleton";
+import { grammarToSkeleton } from "../lsystem/lsystem";
+import { TREE_PRESETS } from "../lsystem/presets";
+import { DEFAULT_WIND, WindField, type WindSettings } from "../wind/wind-field";
+import { FixedClock } from "./clock";
+import { createEnvironment, type Environment } from "./environment";
+import { RENDER_MODES, TreeView, type RenderMode } from "./tree-view";
+import { formatHash, parseHash } from "./url-state";
+
+/** The derivation depth a person or script may ask for; the module cap stops explosions inside it. */
+export const DEPTH_RANGE = { min: 0, max: 40 } as const;
+/** The slider's range: deeper than this is for scripts that know what they ask for. */
+export const DEPTH_SLIDER_MAX = 12;
+export const DEFAULT_TREE = "habel";
+
+export interface TreeSource {
+  preset?: string;
+  grammar?: string;
+  url?: string;
+  taper?: number;
+  depth?: number;
+}
+
+export interface SandboxStats {
+  fps: number;
+  frameMs: number;
+  animatorMs: number;
+  vertices: number;
+  nonFinite: boolean;
+  errors: string[];
+}
+
+/** What the panel shows and listens to. */
+export interface SandboxListener {
+  /** Something changed (tree, method, wind, params, mode): re-read the state. */
+  changed(): void;
+  /** An error a person should see (bad grammar, out-of-range value, unstable simulation). */
+  error(message: string): void;
+}
+
+/** The tree as the source defined it, before taper: kept so taper can rebuild without re-deriving. */
+interface SourceTree {
+  name: string;
+  grammar: string;
+  depth: number;
+  skeleton: TreeSkeleton;
+}
+
+export class Sandbox {
+  readonly scene: Scene;
+  readonly env: Environment;
+  readonly clock = new FixedClock(1 / 60);
+  readonly windField: WindField;
+  readonly root: TransformNode;
+  private source!: SourceTree;
+  private taperValue: number = TAPER_RANGE.default;
+  private view: TreeView | null = null;
+  private animator: Animator<Params> | null = null;
+  private provider: AnyProvider;
+  private readonly paramValues = new Map<string, Params>();
+  private mode: RenderMode = "shaded";
+  private paused = false;
+  private lastFrameAt = 0;
+  private frameMsAvg = 0;
+  private animatorMsAvg = 0;
+  private readonly errorLog: string[] = [];
+  private readonly listeners: SandboxListener[] = [];
+  private hashTimer: ReturnType<typeof setTimeout> | null = null;
+  private restoringHash = false;
+
+  constructor(readonly engine: Engine, canvas: HTMLCanvasElement, readonly registry: AnimatorRegistry) {
+    this.scene = new Scene(engine);
+    this.env = createEnvironment(this.scene, canvas);
+    this.root = new TransformNode("tree-root", this.scene);
+    this.windField = new WindField({ ...DEFAULT_WIND });
+    this.provider = registry.get(DEFAULT_METHOD);
+    for (const p of registry.list()) this.paramValues.set(p.id, defaultsOf(p.params));
+  }
+
+  // ---------------------------------------------------------------- lifecycle
+
+  /** Builds the first tree (from the URL hash when it names one) and starts the render loop. */
+  async start(hash: string): Promise<void> {
+    this.restoringHash = true;
+    const s = parseHash(hash);
+    const warn = (e: unknown) => this.reportError(`The page address asked for something the sandbox cannot do: ${messageOf(e)}`);
+    try {
+      if (Object.keys(s.wind).length) this.windField.set(s.wind as unknown as Partial<WindSettings>);
+    } catch (e) {
+      warn(e);
+    }
+    for (const [id, patch] of Object.entries(s.params)) {
+      try {
+        const p = this.registry.get(id);
+        this.paramValues.set(id, { ...this.paramValues.get(id)!, ...validatePatch(id, p.params, patch) });
+      } catch (e) {
+        warn(e);
+      }
+    }
+    if (s.method) {
+      try {
+        this.provider = this.registry.get(s.method);
+      } catch (e) {
+        warn(e);
+      }
+    }
+    if (s.mode && (RENDER_MODES as readonly string[]).includes(s.mode)) this.mode = s.mode as RenderMode;
+    const preset = s.tree && TREE_PRESETS.some((p) => p.name === s.tree) ? s.tree : DEFAULT_TREE;
+    if (s.tree && preset !== s.tree) warn(new Error(`no tree named "${s.tree}"; showing "${DEFAULT_TREE}"`));
+    try {
+      this.buildTree(preset, presetText(preset), s.depth ?? presetDepth(preset), s.taper ?? TAPER_RANGE.default);
+    } catch (e) {
+      warn(e);
+      this.buildTree(DEFAULT_TREE, presetText(DEFAULT_TREE), presetDepth(DEFAULT_TREE), TAPER_RANGE.default);
+    }
+    this.restoringHash = false;
+    this.writeHashSoon();
+
+    this.lastFrameAt = performance.now();
+    this.engine.runRenderLoop(() => this.frame());
+    await this.scene.whenReadyAsync();
+    await new Promise<void>((resolve) => this.scene.onAfterRenderObservable.addOnce(() => resolve()));
+  }
+
+  addListener(l: SandboxListener): void {
+    this.listeners.push(l);
+  }
+
+  private frame(): void {
+    const now = performance.now();
+    const elapsed = (now - this.lastFrameAt) / 1000;
+    this.frameMsAvg = ema(this.frameMsAvg, now - this.lastFrameAt);
+    this.lastFrameAt = now;
+    if (!this.paused) {
+      const n = this.clock.stepsFor(elapsed);
+      for (let i = 0; i < n; i++) this.advance();
+    }
+    this.scene.render();
+  }
+
+  /** One fixed step of the active method. */
+  private advance(): void {
+    this.clock.tick();
+    if (!this.animator) return;
+    const t0 = performance.now();
+    try {
+      this.animator.update(this.clock.dt);
+    } catch (e) {
+      this.failAnimator(e);
+    }
+    this.animatorMsAvg = ema(this.animatorMsAvg, performance.now() - t0);
+  }
+
+  /** A method that throws or goes non-finite is replaced by `rest`, with a message; the app keeps running. */
+  private failAnimator(e: unknown): void {
+    const id = this.provider.id;
+    this.reportError(`${this.provider.label} stopped: ${messageOf(e)}. Showing the tree at rest; change a parameter and pick the method again.`);
+    if (id !== "rest") this.switchTo(this.registry.get("rest"));
+  }
+
+  // ---------------------------------------------------------------- tree
+
+  private buildTree(name: string, grammar: string, depth: number, taper: number): TreeSummary {
+    if (!Number.isInteger(depth) || depth < DEPTH_RANGE.min || depth > DEPTH_RANGE.max) {
+      throw new RangeError(`depth must be a whole number from ${DEPTH_RANGE.min} to ${DEPTH_RANGE.max}; got ${depth}`);
+    }
+    if (!(taper >= TAPER_RANGE.min && taper <= TAPER_RANGE.max)) {
+      throw new RangeError(`taper must be a number from ${TAPER_RANGE.min} to ${TAPER_RANGE.max}; got ${taper}`);
+    }
+    // Derive first: a grammar error or an exploding depth throws here, before anything is replaced.
+    const skeleton = grammarToSkeleton(grammar, { depth, seed: 1, fileName: name === "custom" ? "grammar.lsys" : `${name}.lsys` });
+    this.source = { name, grammar, depth, skeleton };
+    return this.rebuild(taper);
+  }
+
+  /** Applies taper to the source skeleton, rebuilds the meshes and restarts the method on them. */
+  private rebuild(taper: number): TreeSummary {
+    const skeleton = applyTaper(this.source.skeleton, taper);
+    const view = new TreeView(skeleton, this.scene, this.root, this.env.shadows);
+    this.disposeAnimator();
+    this.view?.dispose();
+    this.view = view;
+    this.taperValue = taper;
+    this.env.frame(treeHeight(skeleton));
+    this.switchTo(this.provider);
+    return this.summary();
+  }
+
+  summary(): TreeSummary {
+    const s = this.view!.skeleton;
+    return { branches: s.branchCount, levels: s.levels, leaves: s.leafCount, vertices: this.view!.vertexCount, tips: s.branchCount, height: round3(treeHeight(s)) };
+  }
+
+  get treeName(): string {
+    return this.source.name;
+  }
+  get depth(): number {
+    return this.source.depth;
+  }
+  get taper(): number {
+    return this.taperValue;
+  }
+  get renderMode(): RenderMode {
+    return this.mode;
+  }
+  get methodId(): string {
+    return this.provider.id;
+  }
+  get activeProvider(): AnyProvider {
+    return this.provider;
+  }
+  get tree(): TreeView | null {
+    return this.view;
+  }
+  get activeAnimator(): Animator<Params> | null {
+    return this.animator;
+  }
+
+  // ---------------------------------------------------------------- methods
+
+  private switchTo(p: AnyProvider): void {
+    this.disposeAnimator();
+    this.provider = p;
+    this.clock.reset();
+    this.animatorMsAvg = 0;
+    const view = this.view!;
+    this.animator = p.create(
+      { scene: this.scene, tree: view, wind: this.windField, rng: new Rng(this.windField.settings().seed), root: this.root, clock: this.clock },
+      this.paramValues.get(p.id)!,
+    );
+    view.applyRenderMode();
+    this.changed();
+  }
+
+  private disposeAnimator(): void {
+    this.animator?.dispose();
+    this.animator = null;
+  }
+
+  setRenderMode(mode: RenderMode): void {
+    if (!RENDER_MODES.includes(mode)) throw new RangeError(`render mode must be one of ${RENDER_MODES.join(", ")}; got ${JSON.stringify(mode)}`);
+    this.mode = mode;
+    this.view?.setRenderMode(mode);
+    this.changed();
+  }
+
+  // ---------------------------------------------------------------- automation API
+
+  /** The stable automation API (ARCHITECTURE.md); `window.sandbox`. */
+  api(ready: Promise<void>) {
+    const self = this;
+    return {
+      ready,
+      animators: () => self.registry.list().map((p) => ({ id: p.id, label: p.label })),
+      use: (ids: string | string[]) => self.use(ids),
+      wind(patch?: Partial<WindSettings>): WindSettings {
+        if (patch) self.setWind(patch);
+        return self.windField.settings();
+      },
+      params(id: string, patch?: Record<string, number | boolean | string>) {
+        if (patch) self.setParams(id, patch);
+        return self.getParams(id);
+      },
+      loadTree: (src: TreeSource) => self.loadTree(src),
+      trees: () => TREE_PRESETS.map((p) => p.name),
+      pause: () => self.pause(),
+      resume: () => self.resume(),
+      step: (frames: number) => self.step(frames),
+      probe: () => Array.from(self.animator?.probe() ?? []),
+      stats: () => self.stats(),
+    };
+  }
+
+  /** One id: single view. (2 to 4 ids, side by side, arrive with the compare views of issue 8.) */
+  async use(ids: string | string[]): Promise<void> {
+    try {
+      const list = typeof ids === "string" ? [ids] : ids;
+      if (!Array.isArray(list) || list.length < 1 || list.length > 4) throw new RangeError("use() takes one method id, or 2 to 4 for side-by-side comparison");
+      const providers = list.map((id) => this.registry.get(id));
+      if (providers.length > 1) throw new RangeError("Side-by-side comparison of 2 to 4 methods is not built yet (issue 8); pass one method id");
+      this.switchTo(providers[0]);
+    } catch (e) {
+      this.reportError(messageOf(e));
+      throw e;
+    }
+  }
+
+  getParams(id: string): Params {
+    this.registry.get(id); // throws on an unknown id, naming the methods
+    return { ...this.paramValues.get(id)! };
+  }
+
+  setWind(patch: Partial<WindSettings>): void {
+    this.windField.set(patch); // validates: throws RangeError naming the range
+    this.changed();
+  }
+
+  setParams(id: string, patch: Record<string, unknown>): void {
+    const p = this.registry.get(id);
+    const valid = validatePatch(id, p.params, patch);
+    this.paramValues.set(id, { ...this.paramValues.get(id)!, ...valid });
+    if (this.animator && this.provider.id === id) this.animator.setParams(valid);
+    this.changed();
+  }
+
+  async loadTree(src: TreeSource): Promise<TreeSummary> {
+    try {
+      if (src.url !== undefined) throw new RangeError("Loading tree models by URL arrives with model import (issue 7); use { preset } or { grammar }");
+      if (src.preset !== undefined && src.grammar !== undefined) throw new RangeError("loadTree takes a preset or a grammar, not both");
+      const taper = src.taper ?? this.taperValue;
+      let summary: TreeSummary;
+      if (src.grammar !== undefined) {
+        summary = this.buildTree("custom", src.grammar, src.depth ?? this.source.depth, taper);
+      } else if (src.preset !== undefined) {
+        if (!TREE_PRESETS.some((p) => p.name === src.preset)) throw new RangeError(`No tree preset "${src.preset}"; the presets are: ${TREE_PRESETS.map((p) => p.name).join(", ")}`);
+        summary = this.buildTree(src.preset, presetText(src.preset), src.depth ?? presetDepth(src.preset), taper);
+      } else if (src.depth !== undefined && src.depth !== this.source.depth) {
+        summary = this.buildTree(this.source.name, this.source.grammar, src.depth, taper);
+      } else {
+        if (!(taper >= TAPER_RANGE.min && taper <= TAPER_RANGE.max)) throw new RangeError(`taper must be a number from ${TAPER_RANGE.min} to ${TAPER_RANGE.max}; got ${taper}`);
+        summary = this.rebuild(taper);
+      }
+      return summary;
+    } catch (e) {
+      this.reportError(messageOf(e));
+      throw e;
+    }
+  }
+
+  pause(): void {
+    this.paused = true;
+    this.changed();
+  }
+  resume(): void {
+    this.paused = false;
+    this.lastFrameAt = performance.now();
+    this.changed();
+  }
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  /** Advances frames × dt deterministically, then renders once. */
+  step(frames: number): void {
+    if (!Number.isInteger(frames) || frames < 0 || frames > 100000) throw new RangeError(`step(frames) takes a whole number from 0 to 100000; got ${frames}`);
+    for (let i = 0; i < frames; i++) this.advance();
+    this.scene.render();
+  }
+
+  stats(): SandboxStats {
+    const a = this.animator?.stats();
+    return {
+      fps: round3(this.engine.getFps()),
+      frameMs: round3(this.frameMsAvg),
+      animatorMs: round3(this.animatorMsAvg),
+      vertices: this.view?.vertexCount ?? 0,
+      nonFinite: a?.nonFinite ?? false,
+      errors: [...this.errorLog],
+    };
+  }
+
+  reportError(message: string): void {
+    this.errorLog.push(message);
+    if (this.errorLog.length > 20) this.errorLog.shift();
+    for (const l of this.listeners) l.error(message);
+  }
+
+  // ---------------------------------------------------------------- debug hooks for tests
+
+  sceneCounts(): { meshes: number; materials: number; textures: number } {
+    return { meshes: this.scene.meshes.length, materials: this.scene.materials.length, textures: this.scene.textures.length };
+  }
+
+  projectToScreen(xyz: number[]): number[] {
+    const engine = this.engine;
+    const vp = this.env.camera.viewport.toGlobal(engine.getRenderWidth(), engine.getRenderHeight());
+    const m = this.scene.getTransformMatrix();
+    const canvas = engine.getRenderingCanvas()!;
+    const rect = canvas.getBoundingClientRect();
+    const sx = rect.width / engine.getRenderWidth(), sy = rect.height / engine.getRenderHeight();
+    const out: number[] = [];
+    for (let i = 0; i + 2 < xyz.length; i += 3) {
+      const p = Vector3.Project(new Vector3(xyz[i], xyz[i + 1], xyz[i + 2]), Matrix.Identity(), m, vp);
+      out.push(rect.left + p.x * sx, rect.top + p.y * sy);
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------- URL state
+
+  private changed(): void {
+    this.writeHashSoon();
+    for (const l of this.listeners) l.changed();
+  }
+
+  private writeHashSoon(): void {
+    if (this.restoringHash || typeof window === "undefined" || !this.view) return;
+    if (this.hashTimer) clearTimeout(this.hashTimer);
+    this.hashTimer = setTimeout(() => {
+      this.hashTimer = null;
+      const params: Record<string, Params> = { [this.provider.id]: this.paramValues.get(this.provider.id)! };
+      const hash = formatHash({ tree: this.source.name, depth: this.source.depth, taper: this.taperValue, method: this.provider.id, mode: this.mode, wind: this.windField.settings(), params });
+      window.history.replaceState(null, "", hash);
+    }, 100);
+  }
+}
+
+function presetText(name: string): string {
+  const p = TREE_PRESETS.find((t) => t.name === name);
+  if (!p) throw new RangeError(`No tree preset "${name}"`);
+  return p.text;
+}
+function presetDepth(name: string): number {
+  return TREE_PRESETS.find((t) => t.name === name)?.defaultDepth ?? 5;
+}
+function ema(avg: number, x: number): number {
+  return avg === 0 ? x : avg * 0.9 + x * 0.1;
+}
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+export function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

@@ -1,0 +1,177 @@
+/**
+ * The Babylon side of a tree: meshes, materials and textures built from a TreeSkeleton and its
+ * TreeGeometry. Everything created here is disposed by `dispose()`, so switching trees leaks
+ * nothing. Animators receive the result as a TreeInstance.
+ */
+import type { Scene } from "@babylonjs/core/scene";
+import { Mesh } from "@babylonjs/core/Meshes/mesh";
+import { VertexData } from "@babylonjs/core/Meshes/mesh.vertexData";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode";
+import { StandardMaterial } from "@babylonjs/core/Materials/standardMaterial";
+import { Material } from "@babylonjs/core/Materials/material";
+import { RawTexture } from "@babylonjs/core/Materials/Textures/rawTexture";
+import { Texture } from "@babylonjs/core/Materials/Textures/texture";
+import { Color3 } from "@babylonjs/core/Maths/math.color";
+import type { ShadowGenerator } from "@babylonjs/core/Lights/Shadows/shadowGenerator";
+import type { TreeInstance } from "../animators/animator";
+import type { TreeSkeleton } from "../tree/skeleton";
+import { BINDING_ATTRIBUTES, buildTreeGeometry, type MeshArrays, type TreeGeometry } from "../tree/geometry";
+import { makeBarkTexture, makeLeafTexture } from "../tree/textures";
+
+/** Radius of the tubes that draw the skeleton in "skeleton" render mode, metres. */
+const SKELETON_TUBE_RADIUS = 0.012;
+
+export type RenderMode = "shaded" | "wireframe" | "skeleton";
+export const RENDER_MODES: readonly RenderMode[] = ["shaded", "wireframe", "skeleton"];
+
+/** Textures are generated once per scene and shared by every tree built in it. */
+interface SharedTextures {
+  bark: RawTexture;
+  leaf: RawTexture;
+}
+const sharedTextures = new WeakMap<Scene, SharedTextures>();
+
+function texturesFor(scene: Scene): SharedTextures {
+  let t = sharedTextures.get(scene);
+  if (!t) {
+    const barkImg = makeBarkTexture(256, 7);
+    const leafImg = makeLeafTexture(128, 11);
+    const bark = RawTexture.CreateRGBATexture(barkImg.data, barkImg.width, barkImg.height, scene, true, false, Texture.TRILINEAR_SAMPLINGMODE);
+    bark.name = "tree-bark";
+    bark.wrapU = Texture.WRAP_ADDRESSMODE;
+    bark.wrapV = Texture.WRAP_ADDRESSMODE;
+    const leaf = RawTexture.CreateRGBATexture(leafImg.data, leafImg.width, leafImg.height, scene, true, false, Texture.TRILINEAR_SAMPLINGMODE);
+    leaf.name = "tree-leaf";
+    leaf.hasAlpha = true;
+    leaf.wrapU = Texture.CLAMP_ADDRESSMODE;
+    leaf.wrapV = Texture.CLAMP_ADDRESSMODE;
+    t = { bark, leaf };
+    sharedTextures.set(scene, t);
+    scene.onDisposeObservable.addOnce(() => sharedTextures.delete(scene));
+  }
+  return t;
+}
+
+function makeMesh(name: string, arrays: MeshArrays, scene: Scene, parent: TransformNode): Mesh {
+  const mesh = new Mesh(name, scene);
+  const vd = new VertexData();
+  vd.positions = arrays.positions;
+  vd.normals = arrays.normals;
+  vd.uvs = arrays.uvs;
+  // tree/geometry winds triangles counter-clockwise about their normals (right-handed);
+  // Babylon's left-handed scene treats clockwise as front. Flip once, here, for every material.
+  const indices = new Uint32Array(arrays.indices.length);
+  for (let i = 0; i < indices.length; i += 3) {
+    indices[i] = arrays.indices[i];
+    indices[i + 1] = arrays.indices[i + 2];
+    indices[i + 2] = arrays.indices[i + 1];
+  }
+  vd.indices = indices;
+  vd.applyToMesh(mesh, false);
+  // The per-vertex binding every method needs (ARCHITECTURE.md, "The tree").
+  mesh.setVerticesData(BINDING_ATTRIBUTES.branchIndex, arrays.branchIndex, false, 1);
+  mesh.setVerticesData(BINDING_ATTRIBUTES.wVector, arrays.wVector, false, 4);
+  mesh.setVerticesData(BINDING_ATTRIBUTES.skinNodes, arrays.skinNodes, false, 4);
+  mesh.setVerticesData(BINDING_ATTRIBUTES.skinWeights, arrays.skinWeights, false, 4);
+  mesh.parent = parent;
+  // Vertex shaders move the tree beyond its rest bounds; never cull it away.
+  mesh.alwaysSelectAsActiveMesh = true;
+  return mesh;
+}
+
+/** A copy of the skeleton with every radius set to `radius`: drawn as the skeleton's "lines". */
+function thinSkeleton(s: TreeSkeleton, radius: number): TreeSkeleton {
+  const nodeRadius = new Float32Array(s.nodeCount).fill(radius);
+  const r = new Float32Array(s.branchCount).fill(radius);
+  return {
+    ...s, nodeRadius, branchRootRadius: r, branchTipRadius: r, branchTaperRatio: new Float32Array(s.branchCount).fill(1),
+    leafCount: 0, leafBranch: new Int32Array(0), leafX: new Float32Array(0), leafCenter: new Float32Array(0),
+    leafNormal: new Float32Array(0), leafAxis: new Float32Array(0), leafSize: new Float32Array(0),
+  };
+}
+
+export class TreeView implements TreeInstance {
+  readonly geometry: TreeGeometry;
+  readonly bark: Mesh;
+  readonly leaves: Mesh | null;
+  readonly skeletonLines: Mesh;
+  readonly barkMaterial: StandardMaterial;
+  readonly leafMaterial: StandardMaterial;
+  readonly skeletonMaterial: StandardMaterial;
+  private mode: RenderMode = "shaded";
+
+  constructor(readonly skeleton: TreeSkeleton, scene: Scene, parent: TransformNode, private readonly shadows: ShadowGenerator | null) {
+    this.geometry = buildTreeGeometry(skeleton);
+    const tex = texturesFor(scene);
+
+    this.barkMaterial = new StandardMaterial("bark", scene);
+    this.barkMaterial.diffuseTexture = tex.bark;
+    this.barkMaterial.specularColor = new Color3(0.05, 0.05, 0.04);
+
+    this.leafMaterial = new StandardMaterial("leaf", scene);
+    this.leafMaterial.diffuseTexture = tex.leaf;
+    this.leafMaterial.useAlphaFromDiffuseTexture = true;
+    this.leafMaterial.transparencyMode = Material.MATERIAL_ALPHATEST;
+    this.leafMaterial.alphaCutOff = 0.5;
+    this.leafMaterial.backFaceCulling = false;
+    this.leafMaterial.twoSidedLighting = true;
+    this.leafMaterial.specularColor = new Color3(0.08, 0.1, 0.06);
+
+    this.skeletonMaterial = new StandardMaterial("skeleton", scene);
+    this.skeletonMaterial.disableLighting = true;
+    this.skeletonMaterial.emissiveColor = new Color3(0.95, 0.55, 0.15);
+
+    this.bark = makeMesh("tree-bark", this.geometry.bark, scene, parent);
+    this.bark.material = this.barkMaterial;
+    this.leaves = this.geometry.leaves ? makeMesh("tree-leaves", this.geometry.leaves, scene, parent) : null;
+    if (this.leaves) this.leaves.material = this.leafMaterial;
+    const lines = buildTreeGeometry(thinSkeleton(skeleton, SKELETON_TUBE_RADIUS), { radialSegments: 3 });
+    this.skeletonLines = makeMesh("tree-skeleton", lines.bark, scene, parent);
+    this.skeletonLines.material = this.skeletonMaterial;
+    this.skeletonLines.isVisible = false;
+    this.bark.receiveShadows = true;
+    if (this.leaves) this.leaves.receiveShadows = true;
+    if (shadows) {
+      shadows.addShadowCaster(this.bark, false);
+      if (this.leaves) shadows.addShadowCaster(this.leaves, false);
+    }
+  }
+
+  get vertexCount(): number {
+    return this.geometry.vertexCount;
+  }
+
+  /** The meshes an animator deforms, with the materials the sandbox gave them. */
+  parts(): { mesh: Mesh; material: StandardMaterial }[] {
+    const out = [{ mesh: this.bark, material: this.barkMaterial }, { mesh: this.skeletonLines, material: this.skeletonMaterial }];
+    if (this.leaves) out.push({ mesh: this.leaves, material: this.leafMaterial });
+    return out;
+  }
+
+  setRenderMode(mode: RenderMode): void {
+    this.mode = mode;
+    this.applyRenderMode();
+  }
+
+  /** Re-applies the mode to whatever materials are on the meshes now (an animator may have swapped them). */
+  applyRenderMode(): void {
+    const skeleton = this.mode === "skeleton";
+    this.bark.isVisible = !skeleton;
+    if (this.leaves) this.leaves.isVisible = !skeleton;
+    this.skeletonLines.isVisible = skeleton;
+    for (const m of [this.bark, this.leaves]) {
+      if (m?.material) m.material.wireframe = this.mode === "wireframe";
+    }
+  }
+
+  dispose(): void {
+    for (const m of [this.bark, this.leaves, this.skeletonLines]) {
+      if (!m) continue;
+      this.shadows?.removeShadowCaster(m, false);
+      m.dispose(false, false);
+    }
+    this.barkMaterial.dispose(false, false);
+    this.leafMaterial.dispose(false, false);
+    this.skeletonMaterial.dispose(false, false);
+  }
+}
