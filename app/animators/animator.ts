@@ -13,6 +13,13 @@ import type { TreeGeometry } from "../tree/geometry";
 import type { WindField } from "../wind/wind-field";
 import type { ParamSpec, Params } from "../math/params";
 
+/** One mesh of the tree with the material the sandbox gave it. */
+export interface TreePart {
+  readonly role: "bark" | "leaves" | "skeleton";
+  readonly mesh: Mesh;
+  readonly material: StandardMaterial;
+}
+
 /** The tree as the sandbox shows it: the skeleton, the geometry built from it, and its meshes. */
 export interface TreeInstance {
   readonly skeleton: TreeSkeleton;
@@ -25,6 +32,9 @@ export interface TreeInstance {
    *  assigns its own materials and puts these back on dispose. */
   readonly barkMaterial: StandardMaterial;
   readonly leafMaterial: StandardMaterial;
+  /** Every mesh the tree shows (bark, leaves, the skeleton drawn as thin tubes), all carrying the
+   *  binding. A deforming method deforms them all, so every render mode shows its motion. */
+  readonly parts: readonly TreePart[];
 }
 
 /** The host's fixed-step clock, read-only to animators. */

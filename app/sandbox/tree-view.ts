@@ -13,7 +13,7 @@ import { RawTexture } from "@babylonjs/core/Materials/Textures/rawTexture";
 import { Texture } from "@babylonjs/core/Materials/Textures/texture";
 import { Color3 } from "@babylonjs/core/Maths/math.color";
 import type { ShadowGenerator } from "@babylonjs/core/Lights/Shadows/shadowGenerator";
-import type { TreeInstance } from "../animators/animator";
+import type { TreeInstance, TreePart } from "../animators/animator";
 import type { TreeSkeleton } from "../tree/skeleton";
 import { BINDING_ATTRIBUTES, buildTreeGeometry, type MeshArrays, type TreeGeometry } from "../tree/geometry";
 import { makeBarkTexture, makeLeafTexture } from "../tree/textures";
@@ -98,6 +98,7 @@ export class TreeView implements TreeInstance {
   readonly barkMaterial: StandardMaterial;
   readonly leafMaterial: StandardMaterial;
   readonly skeletonMaterial: StandardMaterial;
+  readonly parts: readonly TreePart[];
   private mode: RenderMode = "shaded";
 
   constructor(readonly skeleton: TreeSkeleton, scene: Scene, parent: TransformNode, private readonly shadows: ShadowGenerator | null) {
@@ -129,6 +130,10 @@ export class TreeView implements TreeInstance {
     this.skeletonLines = makeMesh("tree-skeleton", lines.bark, scene, parent);
     this.skeletonLines.material = this.skeletonMaterial;
     this.skeletonLines.isVisible = false;
+    const parts: TreePart[] = [{ role: "bark", mesh: this.bark, material: this.barkMaterial }];
+    if (this.leaves) parts.push({ role: "leaves", mesh: this.leaves, material: this.leafMaterial });
+    parts.push({ role: "skeleton", mesh: this.skeletonLines, material: this.skeletonMaterial });
+    this.parts = parts;
     this.bark.receiveShadows = true;
     if (this.leaves) this.leaves.receiveShadows = true;
     if (shadows) {
@@ -139,13 +144,6 @@ export class TreeView implements TreeInstance {
 
   get vertexCount(): number {
     return this.geometry.vertexCount;
-  }
-
-  /** The meshes an animator deforms, with the materials the sandbox gave them. */
-  parts(): { mesh: Mesh; material: StandardMaterial }[] {
-    const out = [{ mesh: this.bark, material: this.barkMaterial }, { mesh: this.skeletonLines, material: this.skeletonMaterial }];
-    if (this.leaves) out.push({ mesh: this.leaves, material: this.leafMaterial });
-    return out;
   }
 
   setRenderMode(mode: RenderMode): void {

@@ -57,8 +57,8 @@ function windMaterial(source: StandardMaterial, name: string, scene: Scene, text
 export class ProceduralWindAnimator implements Animator<ProceduralWindParams> {
   readonly twin: ProceduralWindTwin;
   readonly branchTexture: RawTexture;
-  readonly barkMaterial: StandardMaterial;
-  readonly leafMaterial: StandardMaterial | null;
+  /** The plugin materials, one per tree part, in the order of ctx.tree.parts. */
+  readonly materials: StandardMaterial[];
   private params: ProceduralWindParams;
   private readonly ctx: AnimatorContext;
   private readonly tips: Float32Array;
@@ -72,14 +72,17 @@ export class ProceduralWindAnimator implements Animator<ProceduralWindParams> {
     this.twin = new ProceduralWindTwin(tree.skeleton, this.params, ctx.rng.fork(0x2007));
     this.tips = new Float32Array(3 * tree.skeleton.branchCount);
     this.branchTexture = createBranchTexture(this.twin, ctx.scene);
-    this.barkMaterial = windMaterial(tree.barkMaterial, "procedural-wind bark", ctx.scene, this.branchTexture);
-    tree.bark.material = this.barkMaterial;
-    this.leafMaterial = null;
-    if (tree.leaves) {
-      this.leafMaterial = windMaterial(tree.leafMaterial, "procedural-wind leaves", ctx.scene, this.branchTexture);
-      tree.leaves.material = this.leafMaterial;
-    }
+    this.materials = tree.parts.map((part) => {
+      const m = windMaterial(part.material, `procedural-wind ${part.role}`, ctx.scene, this.branchTexture);
+      part.mesh.material = m;
+      return m;
+    });
     this.place();
+  }
+
+  /** The plugin material on the bark (for tests and the GPU check). */
+  get barkMaterial(): StandardMaterial {
+    return this.materials[this.ctx.tree.parts.findIndex((p) => p.role === "bark")];
   }
 
   /** The tree this animator moves. */
@@ -128,11 +131,8 @@ export class ProceduralWindAnimator implements Animator<ProceduralWindParams> {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    const tree = this.ctx.tree;
-    tree.bark.material = tree.barkMaterial;
-    if (tree.leaves) tree.leaves.material = tree.leafMaterial;
-    for (const m of [this.barkMaterial, this.leafMaterial]) {
-      if (!m) continue;
+    for (const part of this.ctx.tree.parts) part.mesh.material = part.material;
+    for (const m of this.materials) {
       m.shadowDepthWrapper?.dispose();
       m.shadowDepthWrapper = null;
       // Keep the shared textures (diffuse, opacity, bump): they belong to the sandbox's materials.

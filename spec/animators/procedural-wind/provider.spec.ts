@@ -74,13 +74,19 @@ describe("procedural-wind provider under NullEngine", () => {
     leafMaterial.useAlphaFromDiffuseTexture = true;
     leafMaterial.transparencyMode = Material.MATERIAL_ALPHATEST;
     leafMaterial.backFaceCulling = false;
+    const bark = nodeMesh("bark", scene, skeleton, root);
+    const leaves = nodeMesh("leaves", scene, skeleton, root);
     tree = {
       skeleton,
       geometry: { bark: null as never, leaves: null, vertexCount: 2 * skeleton.nodeCount },
-      bark: nodeMesh("bark", scene, skeleton, root),
-      leaves: nodeMesh("leaves", scene, skeleton, root),
+      bark,
+      leaves,
       barkMaterial,
       leafMaterial,
+      parts: [
+        { role: "bark", mesh: bark, material: barkMaterial },
+        { role: "leaves", mesh: leaves, material: leafMaterial },
+      ],
     };
     tree.bark.material = barkMaterial;
     shadows.addShadowCaster(tree.bark);
