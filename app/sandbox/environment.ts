@@ -110,7 +110,7 @@ export function createEnvironment(scene: Scene, canvas: HTMLCanvasElement): Envi
     frame(height: number) {
       const h = Math.max(1, height);
       camera.target = new Vector3(0, h * 0.48, 0);
-      camera.radius = h * 1.9;
+      camera.radius = h * 1.65;
       // Fit the shadow map's frustum to the tree (directional light ortho bounds).
       sun.position = new Vector3(0.45, 1, -0.35).scale(h * 2.5);
       sun.shadowMinZ = 0.1;

@@ -192,6 +192,7 @@ export class Sandbox {
   private rebuild(taper: number): TreeSummary {
     const skeleton = applyTaper(this.source.skeleton, taper);
     const view = new TreeView(skeleton, this.scene, this.root, this.env.shadows);
+    view.setRenderMode(this.mode);
     this.disposeAnimator();
     this.view?.dispose();
     this.view = view;

@@ -117,6 +117,8 @@ export class TreeView implements TreeInstance {
     this.leafMaterial.backFaceCulling = false;
     this.leafMaterial.twoSidedLighting = true;
     this.leafMaterial.specularColor = new Color3(0.08, 0.1, 0.06);
+    // Leaves are translucent: the side away from the sun still glows a little green.
+    this.leafMaterial.emissiveColor = new Color3(0.1, 0.16, 0.06);
 
     this.skeletonMaterial = new StandardMaterial("skeleton", scene);
     this.skeletonMaterial.disableLighting = true;
@@ -135,7 +137,7 @@ export class TreeView implements TreeInstance {
     parts.push({ role: "skeleton", mesh: this.skeletonLines, material: this.skeletonMaterial });
     this.parts = parts;
     this.bark.receiveShadows = true;
-    if (this.leaves) this.leaves.receiveShadows = true;
+    // Leaf cards do not receive shadows: a card shadowing itself turns black at grazing sun angles.
     if (shadows) {
       shadows.addShadowCaster(this.bark, false);
       if (this.leaves) shadows.addShadowCaster(this.leaves, false);
