@@ -1,0 +1,112 @@
+// npm run bench: every figure as one JSON line on stdout ({"bench", "value", "unit", ...});
+// progress, build and jest output go to stderr.
+//  1. the jest "bench" project (spec/bench/*.bench.ts; those tests print their own JSON lines);
+//  2. the browser bench (spec/bench/frame-ratio.mjs): the production build in Chromium, panel
+//     hidden, the Habel-scale tree, frame time of a method over "rest", interleaved in one run.
+//
+// Options (after `npm run bench --`):
+//   --methods a,b|all   methods for the frame ratio (default procedural-wind)
+//   --tree NAME         tree preset (default habel)
+//   --steps N --rounds N  steps per measurement (60) and interleaved rounds (3)
+//   --no-jest | --no-browser   skip one part
+//   --root DIR          serve DIR instead of (building) dist/
+import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { build, isStale, stopBuild } from "./build.mjs";
+import { startServer, repoRoot, distDir } from "./serve.mjs";
+import { launchChromium } from "./browser.mjs";
+import { runFrameRatioBench } from "../spec/bench/frame-ratio.mjs";
+
+const require = createRequire(import.meta.url);
+const note = (s) => process.stderr.write(s + "\n");
+
+function parseArgs(argv) {
+  const o = { methods: ["procedural-wind"], tree: "habel", steps: 60, rounds: 3, jest: true, browser: true, root: null };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      if (i + 1 >= argv.length) throw new Error(`${a} needs a value`);
+      return argv[++i];
+    };
+    if (a === "--methods") {
+      const v = value();
+      o.methods = v === "all" ? "all" : v.split(",").filter(Boolean);
+    } else if (a === "--tree") o.tree = value();
+    else if (a === "--steps") o.steps = Number(value());
+    else if (a === "--rounds") o.rounds = Number(value());
+    else if (a === "--no-jest") o.jest = false;
+    else if (a === "--no-browser") o.browser = false;
+    else if (a === "--root") o.root = resolve(value());
+    else throw new Error(`unknown option ${a}`);
+  }
+  return o;
+}
+
+function isJsonLine(line) {
+  const t = line.trim();
+  if (!t.startsWith("{")) return false;
+  try {
+    JSON.parse(t);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function runJest() {
+  const jest = require.resolve("jest/bin/jest", { paths: [repoRoot] });
+  note("jest --selectProjects bench");
+  return new Promise((ok) => {
+    const child = spawn(process.execPath, [jest, "--selectProjects", "bench", "--runInBand", "--passWithNoTests"], { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] });
+    // Keep stdout to JSON lines: jest's own chatter ("Running one project: bench") goes to stderr.
+    const lines = createInterface({ input: child.stdout });
+    lines.on("line", (line) => (isJsonLine(line) ? process.stdout.write(line + "\n") : process.stderr.write(line + "\n")));
+    const exited = new Promise((done) => child.on("exit", (code) => done(code ?? 1)));
+    const drained = new Promise((done) => lines.on("close", done));
+    Promise.all([exited, drained]).then(([code]) => ok(code));
+    child.on("error", () => ok(1));
+  });
+}
+
+let server = null;
+let browser = null;
+async function cleanup() {
+  stopBuild();
+  if (browser) await browser.close().catch(() => {});
+  if (server) await server.close().catch(() => {});
+  browser = server = null;
+}
+process.on("SIGINT", () => cleanup().then(() => process.exit(130)));
+process.on("SIGTERM", () => cleanup().then(() => process.exit(143)));
+
+async function main() {
+  const o = parseArgs(process.argv.slice(2));
+  let code = 0;
+  if (o.jest) {
+    const jestCode = await runJest();
+    if (jestCode !== 0) {
+      note(`jest bench project failed (exit code ${jestCode})`);
+      code = 1;
+    }
+  }
+  if (o.browser) {
+    if (!o.root && (await isStale())) await build({ mode: "production", output: "stderr" });
+    server = await startServer({ root: o.root ?? distDir, port: 0 });
+    browser = await launchChromium({ width: 1280, height: 720 });
+    note(`browser bench on ${server.url}`);
+    await runFrameRatioBench(browser.page, server.url, { methods: o.methods, tree: o.tree, steps: o.steps, rounds: o.rounds, progress: note });
+    await cleanup();
+  }
+  return code;
+}
+
+main().then(
+  (code) => process.exit(code),
+  async (err) => {
+    note(err && err.stack ? err.stack : String(err));
+    await cleanup();
+    process.exit(1);
+  },
+);

@@ -1,0 +1,92 @@
+// Browser benchmark: the cost of an animation method as a ratio of frame times against the
+// same scene standing still ("rest"), measured in one run, interleaved (TOOLCHAIN.md: on
+// SwiftShader absolute frame times say little; ratios in one run do).
+import { openApp, hidePanel } from "../e2e/helpers.mjs";
+
+/**
+ * Mean milliseconds per `step(1)` (advance one fixed step and render) under method `id`,
+ * after `warmup` untimed steps. Each step ends with a 1-pixel readPixels so the GPU work is
+ * inside the measurement, not queued behind it.
+ */
+export async function timeSteps(page, id, { steps = 60, warmup = 10 } = {}) {
+  return page.evaluate(
+    async ({ id, steps, warmup }) => {
+      const s = window.sandbox;
+      await s.use(id);
+      s.pause();
+      const canvas = document.querySelector("canvas");
+      const gl = canvas ? canvas.getContext("webgl2") || canvas.getContext("webgl") : null;
+      const px = new Uint8Array(4);
+      const sync = () => {
+        if (gl) gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
+      };
+      for (let i = 0; i < warmup; i++) s.step(1);
+      sync();
+      const t0 = performance.now();
+      for (let i = 0; i < steps; i++) {
+        s.step(1);
+        sync();
+      }
+      return (performance.now() - t0) / steps;
+    },
+    { id, steps, warmup },
+  );
+}
+
+/**
+ * Frame-time ratio of `method` to `baseline`, `rounds` times interleaved (the order flips
+ * each round so drift cancels). Returns { value, restMs, methodMs, rounds: [...] }.
+ */
+export async function measureFrameRatio(page, { method = "procedural-wind", baseline = "rest", steps = 60, rounds = 3, warmup = 10 } = {}) {
+  const rest = [];
+  const animated = [];
+  for (let r = 0; r < rounds; r++) {
+    const order = r % 2 === 0 ? [baseline, method] : [method, baseline];
+    for (const id of order) {
+      const ms = await timeSteps(page, id, { steps, warmup });
+      (id === baseline ? rest : animated).push(ms);
+    }
+  }
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const restMs = mean(rest);
+  const methodMs = mean(animated);
+  return { value: methodMs / restMs, restMs, methodMs, restRounds: rest, methodRounds: animated };
+}
+
+const round3 = (x) => Math.round(x * 1000) / 1000;
+
+/**
+ * Opens the app at `url` in `page`, hides the panel, loads `tree`, and prints one JSON line per
+ * method: {"bench":"<id>.frame.ratio","value":r,"unit":"ratio","restMs":..,"methodMs":..,...}.
+ * `methods`: ids, or "all" for every animator but the baseline. `print` receives each line.
+ */
+export async function runFrameRatioBench(page, url, { methods = ["procedural-wind"], tree = "habel", steps = 60, rounds = 3, baseline = "rest", print = (line) => process.stdout.write(line + "\n"), progress = () => {} } = {}) {
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await openApp(page, url, { errors, timeout: 120_000 });
+  await hidePanel(page); // the GUI costs ~20 ms a frame on SwiftShader
+  progress(`loading tree "${tree}"`);
+  const summary = await page.evaluate((preset) => window.sandbox.loadTree({ preset }), tree);
+  const ids = methods === "all" ? (await page.evaluate(() => window.sandbox.animators().map((a) => a.id))).filter((id) => id !== baseline) : methods;
+  const results = [];
+  for (const id of ids) {
+    progress(`measuring ${id} against ${baseline}: ${rounds} rounds of ${steps} steps`);
+    const r = await measureFrameRatio(page, { method: id, baseline, steps, rounds });
+    const line = {
+      bench: `${id}.frame.ratio`,
+      value: round3(r.value),
+      unit: "ratio",
+      restMs: round3(r.restMs),
+      methodMs: round3(r.methodMs),
+      tree,
+      vertices: summary && summary.vertices,
+      branches: summary && summary.branches,
+      steps,
+      rounds,
+      viewport: page.viewportSize(),
+    };
+    print(JSON.stringify(line));
+    results.push(line);
+  }
+  return results;
+}

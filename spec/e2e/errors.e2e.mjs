@@ -1,0 +1,65 @@
+// Bad input is refused with a useful message, and the app keeps what it had.
+import { test } from "./runner.mjs";
+import { assert, openApp, attempt, frames } from "./helpers.mjs";
+import { decodePng, countPixels } from "./png.mjs";
+
+// The panel writes errors in a light red (#ff8a78); nothing else on screen is that colour
+// (the orange of selected buttons is far from it).
+const reddish = ([r, g, b]) => Math.abs(r - 255) + Math.abs(g - 138) + Math.abs(b - 120) < 60;
+
+const state = (page) => page.evaluate(() => ({ vertices: window.sandbox.stats().vertices, tips: window.sandbox.probe(), speed: window.sandbox.wind().speed }));
+
+test("bad input is refused with a message and the app keeps its tree", async ({ page, url, shot, errors, log }) => {
+  await openApp(page, url, { errors });
+  await page.evaluate(() => window.sandbox.pause());
+  await frames(page, 3);
+  const calm = decodePng(await shot("errors-before"));
+  const start = await state(page);
+
+  const wind = await attempt(page, () => window.sandbox.wind({ speed: 99 }));
+  log(`wind({ speed: 99 }): ${wind.message}`);
+  assert.equal(wind.ok, false, "wind({ speed: 99 }) was accepted");
+  assert.match(wind.message, /\b0\b/, "the message does not name the range 0..40");
+  assert.match(wind.message, /\b40\b/, "the message does not name the range 0..40");
+  assert.equal((await state(page)).speed, start.speed, "the refused speed was applied");
+
+  const params = await attempt(page, () => window.sandbox.params("procedural-wind", { nope: 1 }));
+  log(`params("procedural-wind", { nope: 1 }): ${params.message}`);
+  assert.equal(params.ok, false, "an unknown parameter was accepted");
+  assert.match(params.message, /nope/, "the message does not name the unknown key");
+  assert.match(params.message, /damping/, "the message does not list the known keys");
+
+  const grammar = await attempt(page, () => window.sandbox.loadTree({ grammar: "axiom: F(\n" }));
+  log(`loadTree({ grammar: "axiom: F(\\n" }): ${grammar.message}`);
+  assert.equal(grammar.ok, false, "a broken grammar was accepted");
+  assert.ok(/line\s*\d+/i.test(grammar.message) && /col(umn)?\.?\s*\d+/i.test(grammar.message) || /\b\d+:\d+\b/.test(grammar.message), "the message gives no line and column");
+  const afterGrammar = await state(page);
+  assert.equal(afterGrammar.vertices, start.vertices, "the tree changed after a broken grammar");
+  assert.deepEqual(afterGrammar.tips, start.tips, "the tree changed after a broken grammar");
+  await frames(page, 3);
+  const grammarShot = decodePng(await shot("errors-grammar"));
+
+  // A grammar that grows without bound (sympodial: two new apices per apex and step; about 2^40
+  // modules at depth 40). The Habel preset is not used here: its growth stops by itself, so
+  // depth 40 gives the same tree as its default depth.
+  const depth = await attempt(page, () => window.sandbox.loadTree({ preset: "sympodial", depth: 40 }));
+  log(`loadTree({ preset: "sympodial", depth: 40 }): ${depth.ok ? "accepted: " + JSON.stringify(depth.value) : depth.message}`);
+  assert.equal(depth.ok, false, "depth 40 was accepted");
+  assert.match(depth.message, /depth/i, "the message does not say to lower the depth");
+  assert.match(depth.message, /\d/, "the message names no depth");
+  await frames(page, 3);
+  const depthShot = decodePng(await shot("errors-depth"));
+  const afterDepth = await state(page);
+  assert.equal(afterDepth.vertices, start.vertices, "the tree changed after a refused depth");
+  assert.deepEqual(afterDepth.tips, start.tips, "the tree changed after a refused depth");
+
+  // The message is on screen: light red text appeared in the (paused) picture.
+  const red = { calm: countPixels(calm, reddish), grammar: countPixels(grammarShot, reddish), depth: countPixels(depthShot, reddish) };
+  log(`error-red pixels: before ${red.calm}, after the grammar ${red.grammar}, after the depth ${red.depth}`);
+  assert.ok(red.grammar > red.calm + 40, "no error message visible after the broken grammar");
+  assert.ok(red.depth > red.calm + 40, "no error message visible after the refused depth");
+  const logged = await page.evaluate(() => window.sandbox.stats().errors);
+  assert.ok(logged.some((m) => /depth/i.test(m)), `stats().errors lacks the depth error: ${JSON.stringify(logged)}`);
+  // Console errors are allowed here (the app may log what it refused), but nothing uncaught.
+  assert.deepEqual(errors.filter((e) => e.startsWith("uncaught")), []);
+});

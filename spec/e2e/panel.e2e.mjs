@@ -1,0 +1,67 @@
+// "h" hides the GUI panel and shows it again; the render modes draw differently.
+import { test } from "./runner.mjs";
+import { assert, openApp, frames, until, pressKey, requireDebugHooks } from "./helpers.mjs";
+import { decodePng, countDifferentPixels } from "./png.mjs";
+
+const panelVisible = (page) => page.evaluate(() => (typeof window.sandboxDebug.panelVisible === "function" ? window.sandboxDebug.panelVisible() : null));
+
+test('"h" hides and shows the panel', async ({ page, url, shot, errors, log }) => {
+  await openApp(page, url, { errors });
+  await requireDebugHooks(page, ["controlCenter"]);
+  await page.evaluate(() => window.sandbox.pause());
+  await frames(page, 3);
+  const centre = await until(() => page.evaluate(() => window.sandboxDebug.controlCenter("wind.speed")), { message: 'controlCenter("wind.speed")' });
+  const region = { left: centre.x - 100, top: centre.y - 30, width: 200, height: 60 };
+  const shown = decodePng(await shot("panel-shown"));
+  assert.notEqual(await panelVisible(page), false, "panelVisible() is false before pressing h");
+
+  await pressKey(page, "h");
+  let hidden = null;
+  await until(
+    async () => {
+      await frames(page, 2);
+      hidden = decodePng(await page.screenshot());
+      return countDifferentPixels(shown, hidden, 24, region) > 200;
+    },
+    { timeout: 10_000, message: "the panel to disappear after pressing h" },
+  );
+  await shot("panel-hidden");
+  const changed = countDifferentPixels(shown, hidden, 24, region);
+  log(`pixels changed around the wind speed control: ${changed}`);
+  assert.notEqual(await panelVisible(page), true, "panelVisible() still true after pressing h");
+
+  await pressKey(page, "h");
+  await until(
+    async () => {
+      await frames(page, 2);
+      const again = decodePng(await page.screenshot());
+      return countDifferentPixels(shown, again, 24, region) < 0.1 * changed;
+    },
+    { timeout: 10_000, message: "the panel to come back after pressing h again" },
+  );
+  await shot("panel-shown-again");
+  assert.deepEqual(errors, []);
+});
+
+test("render modes draw the tree differently", async ({ page, url, shot, errors, log }) => {
+  await openApp(page, url, { errors });
+  await requireDebugHooks(page, ["renderMode", "setPanelVisible"]);
+  await page.evaluate(() => {
+    window.sandbox.pause();
+    window.sandboxDebug.setPanelVisible(false);
+  });
+  const pictures = {};
+  for (const mode of ["shaded", "wireframe", "skeleton"]) {
+    const now = await page.evaluate((m) => window.sandboxDebug.renderMode(m), mode);
+    assert.equal(now, mode);
+    await frames(page, 3);
+    pictures[mode] = decodePng(await shot(`render-mode-${mode}`));
+  }
+  for (const mode of ["wireframe", "skeleton"]) {
+    const n = countDifferentPixels(pictures.shaded, pictures[mode]);
+    log(`${mode}: ${n} pixels differ from shaded`);
+    assert.ok(n > 500, `render mode ${mode} looks like shaded`);
+  }
+  await page.evaluate(() => window.sandboxDebug.renderMode("shaded"));
+  assert.deepEqual(errors, []);
+});
