@@ -264,26 +264,25 @@ export class Sandbox {
 
   /** The stable automation API (ARCHITECTURE.md); `window.sandbox`. */
   api(ready: Promise<void>) {
-    const self = this;
     return {
       ready,
-      animators: () => self.registry.list().map((p) => ({ id: p.id, label: p.label })),
-      use: (ids: string | string[]) => self.use(ids),
-      wind(patch?: Partial<WindSettings>): WindSettings {
-        if (patch) self.setWind(patch);
-        return self.windField.settings();
+      animators: () => this.registry.list().map((p) => ({ id: p.id, label: p.label })),
+      use: (ids: string | string[]) => this.use(ids),
+      wind: (patch?: Partial<WindSettings>): WindSettings => {
+        if (patch) this.setWind(patch);
+        return this.windField.settings();
       },
-      params(id: string, patch?: Record<string, number | boolean | string>) {
-        if (patch) self.setParams(id, patch);
-        return self.getParams(id);
+      params: (id: string, patch?: Record<string, number | boolean | string>) => {
+        if (patch) this.setParams(id, patch);
+        return this.getParams(id);
       },
-      loadTree: (src: TreeSource) => self.loadTree(src),
+      loadTree: (src: TreeSource) => this.loadTree(src),
       trees: () => TREE_PRESETS.map((p) => p.name),
-      pause: () => self.pause(),
-      resume: () => self.resume(),
-      step: (frames: number) => self.step(frames),
-      probe: () => Array.from(self.animator?.probe() ?? []),
-      stats: () => self.stats(),
+      pause: () => this.pause(),
+      resume: () => this.resume(),
+      step: (frames: number) => this.step(frames),
+      probe: () => Array.from(this.animator?.probe() ?? []),
+      stats: () => this.stats(),
     };
   }
 

@@ -121,7 +121,8 @@ export class Panel {
   controlRect(name: string): { left: number; top: number; width: number; height: number } | null {
     const c = this.named.get(name);
     if (!c || !c.isVisible || !this.frame.isVisible) return null;
-    const m = c.transformedMeasure;
+    // _currentMeasure: the control's last layout, in the texture's pixels (transformedMeasure is only kept for clipped controls).
+    const m = c._currentMeasure;
     const canvas = this.sandbox.engine.getRenderingCanvas()!;
     const rect = canvas.getBoundingClientRect();
     const sx = rect.width / this.sandbox.engine.getRenderWidth();
