@@ -27,7 +27,7 @@ export default tseslint.config(
     rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["@babylonjs/*"], message: "Physics and math import nothing from Babylon." }] }] },
   },
   {
-    files: ["scripts/**/*.mjs", "*.js", "spec/e2e/**", "spec/bench/**"],
+    files: ["scripts/**/*.mjs", "*.js", "spec/e2e/**", "spec/bench/**", "spec/support/**"],
     languageOptions: { globals: { require: "readonly", module: "writable", __dirname: "readonly", Buffer: "readonly", setInterval: "readonly", clearInterval: "readonly" } },
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },

@@ -19,6 +19,8 @@ function debugHooks(sandbox: Sandbox, panel: Panel) {
     controlCenter: (name: string) => panel.controlCenter(name),
     sliderRect: (name: string) => panel.controlRect(name),
     sceneCounts: () => sandbox.sceneCounts(),
+    /** The Babylon scene, for experiments from the console. */
+    scene: () => sandbox.scene,
     projectToScreen: (xyz: number[]) => sandbox.projectToScreen(xyz),
     panelVisible: () => panel.visible,
     setPanelVisible: (v: boolean) => panel.toggle(v),

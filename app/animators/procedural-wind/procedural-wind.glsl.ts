@@ -1,8 +1,8 @@
 /**
  * GLSL of the procedural-wind skinning step (Zioma 2007 §6.4, §6.5), as template strings.
- * The per-branch quaternions come from the CPU simulation step (twin.ts, as §6.5.1's stream-out
- * step); each vertex walks from its branch up to the trunk (at most 4 levels), rotating about
- * each branch origin by that branch's quaternion blended with identity (§6.5 two-bone blend).
+ * The per-branch quaternions, and each branch's composite of all its ancestors' transforms, come
+ * from the CPU simulation step (twin.ts, as §6.5.1's stream-out step); each vertex applies its
+ * own branch's quaternion blended with identity (§6.5 two-bone blend), then that composite.
  * Mirrors ProceduralWindTwin.deformVertex line by line.
  */
 import { BRANCHES_PER_ROW, TEXELS_PER_BRANCH } from "./twin";
@@ -23,25 +23,26 @@ vec3 pwRotateDelta(vec4 q, vec3 v) {
   return 2.0 * cross(q.xyz, cross(q.xyz, v) + q.w * v);
 }
 
-// §6.4 + §6.5: concatenate the blended rotations of the vertex's branch and its ancestors.
+// §6.4 + §6.5: the vertex's own rotation about its branch origin, blended with the parent bone
+// by 1 - (1 - x)^e, then all ancestors at once through the per-branch composite transform
+// (texels 5, 6) that the CPU step concatenated, as §6.5.1's stream-out step does.
 void pwDeform(inout vec3 p, inout vec3 n, float branchIndexF, vec4 w) {
   int b = int(floor(branchIndexF + 0.5));
-  for (int i = 0; i < 4; i++) {
-    if (b < 0) break;
-    vec4 t0 = pwTexel(b, 0); // origin.xyz, parent
-    vec4 q = pwTexel(b, 1);  // branch quaternion
-    vec4 t2 = pwTexel(b, 2); // axis t, level
-    vec4 t3 = pwTexel(b, 3); // tangent r, joint exponent
-    int level = int(floor(t2.w + 0.5));
-    float x = dot(w, vec4(equal(ivec4(level), ivec4(0, 1, 2, 3))));
-    float k = 1.0 - pow(max(1.0 - x, 0.0), t3.w);
-    vec4 qk = mix(vec4(0.0, 0.0, 0.0, 1.0), q, k);
-    qk *= inversesqrt(dot(qk, qk));
-    vec3 v = p - t0.xyz;
-    p += pwRotateDelta(qk, v);
-    n += pwRotateDelta(qk, n);
-    b = int(floor(t0.w + 0.5));
-  }
+  vec4 t0 = pwTexel(b, 0); // origin.xyz
+  vec4 q = pwTexel(b, 1);  // branch quaternion
+  vec4 t3 = pwTexel(b, 3); // tangent r, joint exponent
+  vec4 qa = pwTexel(b, 5); // ancestors' rotation Q_b
+  vec4 ta = pwTexel(b, 6); // ancestors' translation t_b, level
+  int level = int(floor(ta.w + 0.5));
+  float x = dot(w, vec4(equal(ivec4(level), ivec4(0, 1, 2, 3))));
+  float k = 1.0 - pow(max(1.0 - x, 0.0), t3.w);
+  vec4 qk = mix(vec4(0.0, 0.0, 0.0, 1.0), q, k);
+  qk *= inversesqrt(dot(qk, qk));
+  vec3 v = p - t0.xyz;
+  p += pwRotateDelta(qk, v);
+  n += pwRotateDelta(qk, n);
+  p += pwRotateDelta(qa, p) + ta.xyz;
+  n += pwRotateDelta(qa, n);
 }
 `;
 

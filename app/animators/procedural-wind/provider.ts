@@ -5,7 +5,6 @@
  */
 import { StandardMaterial } from "@babylonjs/core/Materials/standardMaterial";
 import { RawTexture } from "@babylonjs/core/Materials/Textures/rawTexture";
-import { ShadowDepthWrapper } from "@babylonjs/core/Materials/shadowDepthWrapper";
 import { Constants } from "@babylonjs/core/Engines/constants";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
@@ -13,6 +12,8 @@ import type { Scene } from "@babylonjs/core/scene";
 import type { Animator, AnimatorContext, AnimatorProvider, AnimatorStats, TreeInstance } from "../animator";
 import { ProceduralWindTwin } from "./twin";
 import { ProceduralWindPluginMaterial } from "./plugin";
+import { deformedShadows } from "../shadow-depth";
+import { proceduralWindDepthMaterial } from "./depth-material";
 import { proceduralWindParams, type ProceduralWindParams } from "./params";
 
 export type { ProceduralWindParams } from "./params";
@@ -48,8 +49,6 @@ function windMaterial(source: StandardMaterial, name: string, scene: Scene, text
   m.disableLighting = source.disableLighting;
   m.wireframe = source.wireframe;
   new ProceduralWindPluginMaterial(m, texture);
-  // Shadows follow the moving tree (TOOLCHAIN.md, "Shadows that follow a vertex shader").
-  m.shadowDepthWrapper = new ShadowDepthWrapper(m, scene);
   return m;
 }
 
@@ -59,6 +58,7 @@ export class ProceduralWindAnimator implements Animator<ProceduralWindParams> {
   readonly branchTexture: RawTexture;
   /** The plugin materials, one per tree part, in the order of ctx.tree.parts. */
   readonly materials: StandardMaterial[];
+  private readonly undoShadows: (() => void)[] = [];
   private params: ProceduralWindParams;
   private readonly ctx: AnimatorContext;
   private readonly tips: Float32Array;
@@ -75,6 +75,9 @@ export class ProceduralWindAnimator implements Animator<ProceduralWindParams> {
     this.materials = tree.parts.map((part) => {
       const m = windMaterial(part.material, `procedural-wind ${part.role}`, ctx.scene, this.branchTexture);
       part.mesh.material = m;
+      // Shadows follow the moving tree, through a depth-only twin of the material.
+      const alpha = m.needAlphaTesting() && m.diffuseTexture ? { texture: m.diffuseTexture, cutOff: m.alphaCutOff } : null;
+      this.undoShadows.push(deformedShadows(ctx.scene, part.mesh, () => proceduralWindDepthMaterial(`procedural-wind ${part.role} depth`, ctx.scene, this.branchTexture, alpha, m.backFaceCulling)));
       return m;
     });
     this.place();
@@ -131,10 +134,9 @@ export class ProceduralWindAnimator implements Animator<ProceduralWindParams> {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    for (const undo of this.undoShadows) undo();
     for (const part of this.ctx.tree.parts) part.mesh.material = part.material;
     for (const m of this.materials) {
-      m.shadowDepthWrapper?.dispose();
-      m.shadowDepthWrapper = null;
       // Keep the shared textures (diffuse, opacity, bump): they belong to the sandbox's materials.
       m.dispose(false, false);
     }

@@ -27,7 +27,7 @@ export interface WindSource {
  *  2: main axis t.xyz, hierarchy level                 (§6.4 "main axis of the branch")
  *  3: tangent r.xyz, joint-blend exponent              (§6.5 two-bone blend weight)
  *  4: stiffness factor, phase, wind power, length      (§6.3.3 Ota 2003 stiffness; per frame wind power) */
-export const TEXELS_PER_BRANCH = 5;
+export const TEXELS_PER_BRANCH = 7;
 /** Branches per texture row; the texture is TEXELS_PER_BRANCH * BRANCHES_PER_ROW texels wide. */
 export const BRANCHES_PER_ROW = 256;
 export const BRANCH_TEXTURE_WIDTH = TEXELS_PER_BRANCH * BRANCHES_PER_ROW;
@@ -252,6 +252,9 @@ export class ProceduralWindTwin {
       d[o3 + 3] = b === 0 ? 2 : 1 + (2 * kRel) / (1 + kRel);
       d[o4] = kRel;
       d[o4 + 3] = s.branchLength[b];
+      // Texels 5, 6: the ancestors' composite rigid transform (identity at rest); 6.w = level.
+      d[branchTexel(b, 5) + 3] = 1;
+      d[branchTexel(b, 6) + 3] = lv;
     }
     // Trunk size (Fig. 6-3): first bending mode of a cantilever, f = 0.56 (r/2) sqrt(E/rho) / H^2,
     // with sqrt(E/rho) ~ 3300 m/s for green wood, lowered by 0.2 for the crown's mass.
@@ -412,6 +415,42 @@ export class ProceduralWindTwin {
       quatNlerp(this.q1, 0, this.q2, 0, 1 - Math.abs(facingWind), this.q3, 0);
       writeQuat(d, branchTexel(b, 1), this.q3);
     }
+    this.composeAncestors();
+  }
+
+  /**
+   * §6.5.1 (DirectX 10 path): what a branch's ancestors do to it is the same for all its
+   * vertices, because a vertex's w-vector below its own level holds the chain of attachment
+   * points (Habel 2009 §3), which are constant along the branch. So the ancestors' blended
+   * rotations are concatenated once per branch here, parents first (a parent's index is always
+   * lower), into one rigid transform M_b(x) = Q_b x + t_b, stored in texels 5 and 6:
+   *   M_b = M_p ∘ T_p,  T_p(x) = R_p (x - o_p) + o_p,  R_p = nlerp(1, q_p, k_p(x_b)),
+   *   Q_b = Q_p R_p,   t_b = Q_p (o_p - R_p o_p) + t_p.
+   * The vertex shader then applies only the vertex's own blended rotation and M_b.
+   */
+  private composeAncestors(): void {
+    const s = this.skeleton, d = this.branchData, n = this.branchCount;
+    const rp = this.qk, qb = this.q1, tmp = this.tmp;
+    for (let b = 0; b < n; b++) {
+      const p = this.parentOf[b];
+      const o5 = branchTexel(b, 5), o6 = branchTexel(b, 6);
+      if (p < 0) {
+        d[o5] = d[o5 + 1] = d[o5 + 2] = 0;
+        d[o5 + 3] = 1;
+        d[o6] = d[o6 + 1] = d[o6 + 2] = 0;
+        continue;
+      }
+      const p0 = branchTexel(p, 0), p1 = branchTexel(p, 1), p3 = branchTexel(p, 3), p5 = branchTexel(p, 5), p6 = branchTexel(p, 6);
+      blendedRotation(d, p1, 1 - Math.pow(Math.max(1 - s.branchParentX[b], 0), d[p3 + 3]), rp);
+      // Q_b = Q_p R_p
+      quatMultiply(d, p5, rp, 0, qb, 0);
+      // t_b = Q_p (o_p - R_p o_p) + t_p
+      const ox = d[p0], oy = d[p0 + 1], oz = d[p0 + 2];
+      quatRotate(rp, 0, ox, oy, oz, tmp, 0);
+      quatRotate(d, p5, ox - tmp[0], oy - tmp[1], oz - tmp[2], tmp, 0);
+      d[o5] = qb[0]; d[o5 + 1] = qb[1]; d[o5 + 2] = qb[2]; d[o5 + 3] = qb[3];
+      d[o6] = tmp[0] + d[p6]; d[o6 + 1] = tmp[1] + d[p6 + 1]; d[o6 + 2] = tmp[2] + d[p6 + 2];
+    }
   }
 
   /**
@@ -421,29 +460,31 @@ export class ProceduralWindTwin {
    * normal xyz into out. The same math as PROCEDURAL_WIND_GLSL's pwDeform.
    */
   deformVertex(position: ArrayLike<number>, normal: ArrayLike<number>, branchIndex: number, wVector: ArrayLike<number>, out: Float32Array | Float64Array | number[]): void {
-    let px = position[0], py = position[1], pz = position[2];
-    let nx = normal[0], ny = normal[1], nz = normal[2];
     const d = this.branchData;
     const qk = this.qk, tmp = this.tmp;
-    let b = Math.round(branchIndex);
-    for (let i = 0; i < 4 && b >= 0 && b < this.branchCount; i++) {
-      const o0 = branchTexel(b, 0), o1 = o0 + 4, o2 = o0 + 8, o3 = o0 + 12;
-      const level = Math.round(d[o2 + 3]);
-      const x = level >= 0 && level < 4 ? wVector[level] : 0;
-      const k = 1 - Math.pow(Math.max(1 - x, 0), d[o3 + 3]);
-      // nlerp(identity, q, k): the two-bone blend of §6.5.
-      const qx = d[o1] * k, qy = d[o1 + 1] * k, qz = d[o1 + 2] * k, qw = 1 - k + d[o1 + 3] * k;
-      const inv = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
-      qk[0] = qx * inv; qk[1] = qy * inv; qk[2] = qz * inv; qk[3] = qw * inv;
-      const vx = px - d[o0], vy = py - d[o0 + 1], vz = pz - d[o0 + 2];
-      quatRotate(qk, 0, vx, vy, vz, tmp, 0);
-      px += tmp[0] - vx; py += tmp[1] - vy; pz += tmp[2] - vz;
-      quatRotate(qk, 0, nx, ny, nz, tmp, 0);
-      nx = tmp[0]; ny = tmp[1]; nz = tmp[2];
-      b = Math.round(d[o0 + 3]);
+    const b = Math.round(branchIndex);
+    if (!(b >= 0 && b < this.branchCount)) {
+      for (let i = 0; i < 3; i++) {
+        out[i] = position[i];
+        out[3 + i] = normal[i];
+      }
+      return;
     }
-    out[0] = px; out[1] = py; out[2] = pz;
-    out[3] = nx; out[4] = ny; out[5] = nz;
+    const o0 = branchTexel(b, 0), o1 = o0 + 4, o3 = o0 + 12, o5 = o0 + 20, o6 = o0 + 24;
+    const level = Math.round(d[o6 + 3]);
+    const x = level >= 0 && level < 4 ? wVector[level] : 0;
+    // The vertex's own bone, blended with its parent's by 1 - (1 - x)^e (§6.5 two-bone blend).
+    blendedRotation(d, o1, 1 - Math.pow(Math.max(1 - x, 0), d[o3 + 3]), qk);
+    const vx = position[0] - d[o0], vy = position[1] - d[o0 + 1], vz = position[2] - d[o0 + 2];
+    quatRotate(qk, 0, vx, vy, vz, tmp, 0);
+    const px = tmp[0] + d[o0], py = tmp[1] + d[o0 + 1], pz = tmp[2] + d[o0 + 2];
+    quatRotate(qk, 0, normal[0], normal[1], normal[2], tmp, 0);
+    const nx = tmp[0], ny = tmp[1], nz = tmp[2];
+    // Then every ancestor at once: M_b(x) = Q_b x + t_b (composeAncestors).
+    quatRotate(d, o5, px, py, pz, tmp, 0);
+    out[0] = tmp[0] + d[o6]; out[1] = tmp[1] + d[o6 + 1]; out[2] = tmp[2] + d[o6 + 2];
+    quatRotate(d, o5, nx, ny, nz, tmp, 0);
+    out[3] = tmp[0]; out[4] = tmp[1]; out[5] = tmp[2];
   }
 
   /** The w-vector of a skeleton node (Habel 2009 §3): its own x, then where each ancestor holds the chain. */
@@ -488,6 +529,13 @@ export class ProceduralWindTwin {
 }
 
 const UP = [0, 1, 0];
+
+/** nlerp(identity, q, k), normalised: the two-bone blend of §6.5, q read from d at offset o. */
+function blendedRotation(d: ArrayLike<number>, o: number, k: number, out: Float64Array): void {
+  const qx = d[o] * k, qy = d[o + 1] * k, qz = d[o + 2] * k, qw = 1 - k + d[o + 3] * k;
+  const inv = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
+  out[0] = qx * inv; out[1] = qy * inv; out[2] = qz * inv; out[3] = qw * inv;
+}
 
 function writeQuat(d: Float32Array, o: number, q: Float64Array): void {
   // Short way round: w >= 0 keeps nlerp(identity, q, k) a monotone blend.

@@ -3,6 +3,7 @@ import { Scene } from "@babylonjs/core/scene";
 import { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { VertexData } from "@babylonjs/core/Meshes/mesh.vertexData";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
+import { ShaderMaterial } from "@babylonjs/core/Materials/shaderMaterial";
 import { StandardMaterial } from "@babylonjs/core/Materials/standardMaterial";
 import { Material } from "@babylonjs/core/Materials/material";
 import { RawTexture } from "@babylonjs/core/Materials/Textures/rawTexture";
@@ -114,7 +115,15 @@ describe("procedural-wind provider under NullEngine", () => {
     expect(leaf.transparencyMode).toBe(Material.MATERIAL_ALPHATEST);
     expect(leaf.useAlphaFromDiffuseTexture).toBe(true);
     expect(leaf.backFaceCulling).toBe(false);
-    expect(leaf.shadowDepthWrapper).toBeTruthy();
+    // Shadows: the shadow map draws the leaves with a depth-only material that deforms the same
+    // way and cuts the cards out, wrapped standalone (app/animators/shadow-depth.ts).
+    const shadowPass = shadows.getShadowMap()!.renderPassId;
+    const depth = tree.leaves!.getMaterialForRenderPass(shadowPass) as ShaderMaterial;
+    expect(depth).toBeInstanceOf(ShaderMaterial);
+    expect(depth.shadowDepthWrapper?.standalone).toBe(true);
+    expect(depth.options.defines).toContain("#define ALPHATEST");
+    expect((depth.shaderPath as { vertexSource: string }).vertexSource).toContain("pwDeform(p, n, branchIndex, wVector)");
+    expect(tree.bark.getMaterialForRenderPass(shadowPass)).toBeInstanceOf(ShaderMaterial);
     const s = tree.skeleton;
     for (let f = 0; f < 120; f++) {
       clock.time += clock.dt;
@@ -137,6 +146,8 @@ describe("procedural-wind provider under NullEngine", () => {
     a.dispose();
     expect(tree.bark.material).toBe(tree.barkMaterial);
     expect(tree.leaves!.material).toBe(tree.leafMaterial);
+    expect(tree.leaves!.getMaterialForRenderPass(shadowPass)).toBeUndefined();
+    expect(scene.materials).not.toContain(depth);
     expect(tree.barkMaterial.diffuseTexture).toBeTruthy();
   });
 

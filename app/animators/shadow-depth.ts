@@ -1,0 +1,44 @@
+/**
+ * Shadows that follow a vertex shader, cheaply. Babylon's ShadowDepthWrapper makes the depth
+ * pass run a material's custom vertex code (TOOLCHAIN.md), but wrapped around the visible
+ * material it also runs that material's whole fragment shader (lights, textures, even the
+ * shadow lookups) for every shadow-map texel: on SwiftShader that more than doubled the cost of
+ * the shadow pass. Here the shadow maps instead draw each deformed mesh with a depth-only
+ * material that deforms the same way (a ShaderMaterial with SHADOWDEPTH_* markers), wrapped in
+ * "standalone" mode: the wrapper compiles it for the shadow pass by itself.
+ */
+import type { Scene } from "@babylonjs/core/scene";
+import type { Mesh } from "@babylonjs/core/Meshes/mesh";
+import type { Nullable } from "@babylonjs/core/types";
+import type { Material } from "@babylonjs/core/Materials/material";
+import { ShadowDepthWrapper } from "@babylonjs/core/Materials/shadowDepthWrapper";
+import type { ShadowGenerator } from "@babylonjs/core/Lights/Shadows/shadowGenerator";
+
+/** Shadow generators of the scene's lights that draw `mesh` into their shadow map. */
+function generatorsCasting(scene: Scene, mesh: Mesh): ShadowGenerator[] {
+  const out: ShadowGenerator[] = [];
+  for (const light of scene.lights) {
+    const g = light.getShadowGenerator() as Nullable<ShadowGenerator>;
+    const list = g?.getShadowMap()?.renderList;
+    if (g && list && list.includes(mesh)) out.push(g);
+  }
+  return out;
+}
+
+/**
+ * Makes every shadow map that draws `mesh` draw it with the material `makeDepth` returns.
+ * Returns a function that puts things back and disposes that material.
+ */
+export function deformedShadows(scene: Scene, mesh: Mesh, makeDepth: () => Material): () => void {
+  const generators = generatorsCasting(scene, mesh);
+  if (generators.length === 0) return () => {};
+  const depth = makeDepth();
+  depth.shadowDepthWrapper = new ShadowDepthWrapper(depth, scene, { standalone: true });
+  for (const g of generators) g.getShadowMap()!.setMaterialForRendering(mesh, depth);
+  return () => {
+    for (const g of generators) g.getShadowMap()?.setMaterialForRendering(mesh, undefined);
+    depth.shadowDepthWrapper?.dispose();
+    depth.shadowDepthWrapper = null;
+    depth.dispose(false, false);
+  };
+}
