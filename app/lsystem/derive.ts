@@ -144,16 +144,17 @@ function overCap(grammar: Grammar, depth: number, step: number, count: number, b
   const growth = before > 0 ? count / before : 1;
   const estimate = count * Math.pow(Math.max(1, growth), depth - step);
   return new LSystemError(
-    `depth ${depth} would produce about ${formatCount(estimate)} modules (cap ${cap.toLocaleString("en-US")}); lower the depth to ${step - 1} or less`,
+    `depth ${depth} would produce ${formatCount(estimate)} modules (cap ${cap.toLocaleString("en-US")}); lower the depth to ${step - 1} or less`,
     grammar.fileName,
   );
 }
 
 function formatCount(n: number): string {
   if (n >= 1e12) return "more than a trillion";
-  if (n >= 1e9) return `${(n / 1e9).toFixed(1)} billion`;
-  if (n >= 1e6) return `${(n / 1e6).toFixed(1)} million`;
-  return Math.round(n).toLocaleString("en-US");
+  // Everything else is an estimate: say so.
+  if (n >= 1e9) return `about ${(n / 1e9).toFixed(1)} billion`;
+  if (n >= 1e6) return `about ${(n / 1e6).toFixed(1)} million`;
+  return `about ${Math.round(n).toLocaleString("en-US")}`;
 }
 
 function grow8(a: Uint8Array, n: number): Uint8Array {

@@ -13,6 +13,7 @@ import { DEFAULT_METHOD } from "../animators/registry";
 import { Rng } from "../math/rng";
 import { defaultsOf, validatePatch, type Params } from "../math/params";
 import { applyTaper, TAPER_RANGE } from "../tree/taper";
+import { buildTreeGeometry } from "../tree/geometry";
 import { treeHeight, type TreeSkeleton, type TreeSummary } from "../tree/skeleton";
 import { grammarToSkeleton } from "../lsystem/lsystem";
 import { TREE_PRESETS } from "../lsystem/presets";
@@ -27,6 +28,8 @@ export const DEPTH_RANGE = { min: 0, max: 40 } as const;
 /** The slider's range: deeper than this is for scripts that know what they ask for. */
 export const DEPTH_SLIDER_MAX = 12;
 export const DEFAULT_TREE = "habel";
+/** Vertices a tree may have: past this a software renderer stalls and a real one gains nothing visible. */
+export const MAX_TREE_VERTICES = 2_000_000;
 
 export interface TreeSource {
   preset?: string;
@@ -184,14 +187,22 @@ export class Sandbox {
     }
     // Derive first: a grammar error or an exploding depth throws here, before anything is replaced.
     const skeleton = grammarToSkeleton(grammar, { depth, seed: 1, fileName: name === "custom" ? "grammar.lsys" : `${name}.lsys` });
-    this.source = { name, grammar, depth, skeleton };
-    return this.rebuild(taper);
+    return this.rebuild({ name, grammar, depth, skeleton }, taper);
   }
 
   /** Applies taper to the source skeleton, rebuilds the meshes and restarts the method on them. */
-  private rebuild(taper: number): TreeSummary {
-    const skeleton = applyTaper(this.source.skeleton, taper);
-    const view = new TreeView(skeleton, this.scene, this.root, this.env.shadows);
+  private rebuild(source: SourceTree, taper: number): TreeSummary {
+    const skeleton = applyTaper(source.skeleton, taper);
+    const geometry = buildTreeGeometry(skeleton);
+    if (geometry.vertexCount > MAX_TREE_VERTICES) {
+      throw new RangeError(
+        `${source.name === "custom" ? "This grammar" : source.name} at depth ${source.depth} would have ${(geometry.vertexCount / 1e6).toFixed(1)} million vertices ` +
+          `(budget ${MAX_TREE_VERTICES.toLocaleString("en-US")}); lower the depth`,
+      );
+    }
+    // Nothing has been replaced until here: an error above leaves the tree the person had.
+    const view = new TreeView(skeleton, geometry, this.scene, this.root, this.env.shadows);
+    this.source = source;
     view.setRenderMode(this.mode);
     this.disposeAnimator();
     this.view?.dispose();
@@ -333,7 +344,7 @@ export class Sandbox {
         summary = this.buildTree(this.source.name, this.source.grammar, src.depth, taper);
       } else {
         if (!(taper >= TAPER_RANGE.min && taper <= TAPER_RANGE.max)) throw new RangeError(`taper must be a number from ${TAPER_RANGE.min} to ${TAPER_RANGE.max}; got ${taper}`);
-        summary = this.rebuild(taper);
+        summary = this.rebuild(this.source, taper);
       }
       return summary;
     } catch (e) {

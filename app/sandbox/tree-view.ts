@@ -101,8 +101,8 @@ export class TreeView implements TreeInstance {
   readonly parts: readonly TreePart[];
   private mode: RenderMode = "shaded";
 
-  constructor(readonly skeleton: TreeSkeleton, scene: Scene, parent: TransformNode, private readonly shadows: ShadowGenerator | null) {
-    this.geometry = buildTreeGeometry(skeleton);
+  constructor(readonly skeleton: TreeSkeleton, geometry: TreeGeometry, scene: Scene, parent: TransformNode, private readonly shadows: ShadowGenerator | null) {
+    this.geometry = geometry;
     const tex = texturesFor(scene);
 
     this.barkMaterial = new StandardMaterial("bark", scene);

@@ -68,7 +68,7 @@ export class Panel {
     scroll.addControl(this.stack);
 
     this.heading("Tree Wind Sandbox", 22, 34);
-    this.statsText = this.text("", 12, MUTED, 34);
+    this.statsText = this.text("", 12, MUTED, 50);
     this.errorText = this.text("", 13, "#ff8a78", 0);
     this.errorText.textWrapping = true;
     this.errorText.isVisible = false;
@@ -291,8 +291,8 @@ export class Panel {
     const st = this.sandbox.stats();
     const s = this.sandbox.tree?.skeleton;
     this.statsText.text =
-      `${st.fps.toFixed(0)} fps  ${st.frameMs.toFixed(1)} ms/frame  ${st.animatorMs.toFixed(2)} ms animator\n` +
-      `${st.vertices.toLocaleString("en")} vertices  ${s?.branchCount ?? 0} branches  ${s?.leafCount ?? 0} leaves${this.sandbox.isPaused ? "  (paused)" : ""}`;
+      `${st.fps.toFixed(0)} fps  ${st.frameMs.toFixed(1)} ms/frame  ${st.animatorMs.toFixed(2)} ms animator${this.sandbox.isPaused ? "  (paused)" : ""}\n` +
+      `${st.vertices.toLocaleString("en")} vertices  ${s?.branchCount ?? 0} branches\n${s?.leafCount ?? 0} leaves  t = ${this.sandbox.clock.time.toFixed(1)} s`;
   }
 
   private showError(message: string): void {

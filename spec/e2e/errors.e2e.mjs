@@ -46,12 +46,22 @@ test("bad input is refused with a message and the app keeps its tree", async ({ 
   log(`loadTree({ preset: "sympodial", depth: 40 }): ${depth.ok ? "accepted: " + JSON.stringify(depth.value) : depth.message}`);
   assert.equal(depth.ok, false, "depth 40 was accepted");
   assert.match(depth.message, /depth/i, "the message does not say to lower the depth");
-  assert.match(depth.message, /\d/, "the message names no depth");
+  assert.match(depth.message, /lower the depth to \d+/, "the message does not name the depth to lower to");
   await frames(page, 3);
   const depthShot = decodePng(await shot("errors-depth"));
   const afterDepth = await state(page);
   assert.equal(afterDepth.vertices, start.vertices, "the tree changed after a refused depth");
   assert.deepEqual(afterDepth.tips, start.tips, "the tree changed after a refused depth");
+
+  // Under the module cap but over the vertex budget: the leaves double every step
+  // (2^19 leaf cards = 2.1 million vertices at depth 19, with about a million modules).
+  const budget = await attempt(page, () => window.sandbox.loadTree({ grammar: "axiom: F(1) L\nL -> ~ L ~ L\n", depth: 19 }));
+  log(`loadTree(doubling leaves, depth 19): ${budget.ok ? "accepted: " + JSON.stringify(budget.value) : budget.message}`);
+  assert.equal(budget.ok, false, "a tree over the vertex budget was accepted");
+  assert.match(budget.message, /million vertices \(budget 2,000,000\); lower the depth/);
+  const afterBudget = await state(page);
+  assert.equal(afterBudget.vertices, start.vertices, "the tree changed after a refused vertex count");
+  assert.deepEqual(afterBudget.tips, start.tips, "the tree changed after a refused vertex count");
 
   // The message is on screen: light red text appeared in the (paused) picture.
   const red = { calm: countPixels(calm, reddish), grammar: countPixels(grammarShot, reddish), depth: countPixels(depthShot, reddish) };

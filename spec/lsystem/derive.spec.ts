@@ -37,6 +37,17 @@ describe("derive", () => {
     expect(() => derive(binary, { depth: 22, seed: 1 })).toThrow(/depth 22 would produce about 33\.6 million modules \(cap 2,000,000\); lower the depth to 17 or less/);
   });
 
+  it("says 'more than a trillion' without a hedge when the estimate is beyond counting", () => {
+    const tenfold = parseGrammar("axiom: A\nA -> AAAAAAAAAA\n", "ten.lsys");
+    let message = "";
+    try {
+      derive(tenfold, { depth: 30, seed: 1 });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toBe("ten.lsys: depth 30 would produce more than a trillion modules (cap 2,000,000); lower the depth to 6 or less");
+  });
+
   it("rejects a negative or fractional depth", () => {
     expect(() => derive(binary, { depth: -1, seed: 1 })).toThrow(LSystemError);
     expect(() => derive(binary, { depth: 1.5, seed: 1 })).toThrow(LSystemError);
