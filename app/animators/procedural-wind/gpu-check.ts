@@ -1,17 +1,16 @@
 /**
- * GPU-vs-twin check (ARCHITECTURE.md, "GPU methods keep a CPU twin"): runs THE SAME GLSL
- * (PROCEDURAL_WIND_FUNCTIONS' pwDeform) on sample vertices of the tree in a fragment shader,
- * one pixel per sample, into an RGBA32F render target, reads it back and compares it with
- * ProceduralWindTwin.deformVertex on the same inputs and the same branch data.
+ * GPU-vs-twin check (ARCHITECTURE.md, "GPU methods keep a CPU twin"): sample vertices of the
+ * tree go through THE SAME GLSL (PROCEDURAL_WIND_FUNCTIONS' pwDeform) in a vertex shader, fed
+ * by vertex attributes of the same names and types the material plugin reads, and are drawn as
+ * points, one pixel per sample, into an RGBA32F render target (one pass for the deformed
+ * positions, one for the normals). The result is read back and compared with
+ * ProceduralWindTwin.deformVertex on the same float32 inputs and the same branch data.
  */
 import type { Scene } from "@babylonjs/core/scene";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
 import { Constants } from "@babylonjs/core/Engines/constants";
-import { RawTexture } from "@babylonjs/core/Materials/Textures/rawTexture";
-import { EffectRenderer, EffectWrapper } from "@babylonjs/core/Materials/effectRenderer";
 import "@babylonjs/core/Engines/Extensions/engine.readTexture";
-import "@babylonjs/core/Shaders/postprocess.vertex";
 import { BINDING_ATTRIBUTES } from "../../tree/geometry";
 import { BRANCH_SAMPLER, PROCEDURAL_WIND_FUNCTIONS } from "./procedural-wind.glsl";
 import type { ProceduralWindAnimator } from "./provider";
@@ -25,29 +24,36 @@ export interface GpuCheckResult {
   maxDisplacement: number;
 }
 
-const SAMPLES_SAMPLER = "pwSamples";
-
-const CHECK_FRAGMENT = /* glsl */ `
+const CHECK_VERTEX = /* glsl */ `
 precision highp float;
 precision highp int;
 precision highp sampler2D;
+attribute vec3 position;
+attribute vec3 normal;
+attribute float ${BINDING_ATTRIBUTES.branchIndex};
+attribute vec4 ${BINDING_ATTRIBUTES.wVector};
+attribute float pwSample;
 uniform highp sampler2D ${BRANCH_SAMPLER};
-uniform highp sampler2D ${SAMPLES_SAMPLER};
-uniform float pwRows;
-varying vec2 vUV;
+uniform vec2 pwTarget;
+uniform float pwBlock;
+varying vec3 vOut;
 ${PROCEDURAL_WIND_FUNCTIONS}
 void main(void) {
-  int rows = int(pwRows + 0.5);
-  ivec2 px = ivec2(gl_FragCoord.xy);
-  int block = px.y / rows;
-  int row = px.y - block * rows;
-  vec4 a = texelFetch(${SAMPLES_SAMPLER}, ivec2(px.x, row), 0);
-  vec4 nrm = texelFetch(${SAMPLES_SAMPLER}, ivec2(px.x, row + rows), 0);
-  vec4 w = texelFetch(${SAMPLES_SAMPLER}, ivec2(px.x, row + 2 * rows), 0);
-  vec3 p = a.xyz;
-  vec3 n = nrm.xyz;
-  pwDeform(p, n, a.w, w);
-  gl_FragColor = block == 0 ? vec4(p, 1.0) : vec4(n, 1.0);
+  vec3 p = position;
+  vec3 n = normal;
+  pwDeform(p, n, ${BINDING_ATTRIBUTES.branchIndex}, ${BINDING_ATTRIBUTES.wVector});
+  vOut = pwBlock < 0.5 ? p : n;
+  float x = mod(pwSample, pwTarget.x), y = floor(pwSample / pwTarget.x);
+  gl_Position = vec4((x + 0.5) / pwTarget.x * 2.0 - 1.0, (y + 0.5) / pwTarget.y * 2.0 - 1.0, 0.0, 1.0);
+  gl_PointSize = 1.0;
+}
+`;
+
+const CHECK_FRAGMENT = /* glsl */ `
+precision highp float;
+varying vec3 vOut;
+void main(void) {
+  gl_FragColor = vec4(vOut, 1.0);
 }
 `;
 
@@ -82,8 +88,9 @@ export async function compareGpuWithTwin(scene: Scene, animator: ProceduralWindA
   const n = Math.max(1, Math.min(sampleCount, total));
   const width = Math.min(n, 1024);
   const rows = Math.ceil(n / width);
-  // Inputs: rows block 0 position.xyz + branchIndex, block 1 normal, block 2 w-vector.
-  const input = new Float32Array(4 * width * 3 * rows);
+  // Vertex attributes of the sample points, float32 as the tree's vertex buffers hold them.
+  const aPosition = new Float32Array(3 * n), aNormal = new Float32Array(3 * n), aBranch = new Float32Array(n);
+  const aW = new Float32Array(4 * n), aSample = new Float32Array(n);
   const rest = new Float32Array(3 * n);
   const twinOut = new Float64Array(6 * n);
   const pos = [0, 0, 0], nrm = [0, 0, 0], w = [0, 0, 0, 0], out = [0, 0, 0, 0, 0, 0];
@@ -97,64 +104,81 @@ export async function compareGpuWithTwin(scene: Scene, animator: ProceduralWindA
     }
     for (let k = 0; k < 3; k++) { pos[k] = s.positions[3 * v + k]; nrm[k] = s.normals[3 * v + k]; }
     for (let k = 0; k < 4; k++) w[k] = s.wVector[4 * v + k];
-    const b = s.branchIndex[v];
-    const col = i % width, row = Math.floor(i / width);
-    const o0 = 4 * (row * width + col), o1 = 4 * ((row + rows) * width + col), o2 = 4 * ((row + 2 * rows) * width + col);
-    input[o0] = pos[0]; input[o0 + 1] = pos[1]; input[o0 + 2] = pos[2]; input[o0 + 3] = b;
-    input[o1] = nrm[0]; input[o1 + 1] = nrm[1]; input[o1 + 2] = nrm[2];
-    for (let k = 0; k < 4; k++) input[o2 + k] = w[k];
+    aPosition.set(pos, 3 * i);
+    aNormal.set(nrm, 3 * i);
+    aW.set(w, 4 * i);
+    aBranch[i] = s.branchIndex[v];
+    aSample[i] = i;
     // The twin reads the float32 inputs the GPU reads.
-    animator.twin.deformVertex([input[o0], input[o0 + 1], input[o0 + 2]], [input[o1], input[o1 + 1], input[o1 + 2]], b, [input[o2], input[o2 + 1], input[o2 + 2], input[o2 + 3]], out);
+    animator.twin.deformVertex(aPosition.subarray(3 * i, 3 * i + 3), aNormal.subarray(3 * i, 3 * i + 3), aBranch[i], aW.subarray(4 * i, 4 * i + 4), out);
     for (let k = 0; k < 6; k++) twinOut[6 * i + k] = out[k];
-    rest.set([input[o0], input[o0 + 1], input[o0 + 2]], 3 * i);
+    rest.set(aPosition.subarray(3 * i, 3 * i + 3), 3 * i);
   }
 
-  const samplesTexture = new RawTexture(input, width, 3 * rows, Constants.TEXTUREFORMAT_RGBA, scene, false, false,
-    Constants.TEXTURE_NEAREST_SAMPLINGMODE, Constants.TEXTURETYPE_FLOAT);
-  const target = engine.createRenderTargetTexture({ width, height: 2 * rows }, {
+  const buffers: Record<string, VertexBuffer> = {
+    [VertexBuffer.PositionKind]: new VertexBuffer(engine, aPosition, VertexBuffer.PositionKind, false, false, 3),
+    [VertexBuffer.NormalKind]: new VertexBuffer(engine, aNormal, VertexBuffer.NormalKind, false, false, 3),
+    [BINDING_ATTRIBUTES.branchIndex]: new VertexBuffer(engine, aBranch, BINDING_ATTRIBUTES.branchIndex, false, false, 1),
+    [BINDING_ATTRIBUTES.wVector]: new VertexBuffer(engine, aW, BINDING_ATTRIBUTES.wVector, false, false, 4),
+    pwSample: new VertexBuffer(engine, aSample, "pwSample", false, false, 1),
+  };
+  const effect = engine.createEffect(
+    { vertexSource: CHECK_VERTEX, fragmentSource: CHECK_FRAGMENT },
+    {
+      attributes: Object.keys(buffers), uniformsNames: ["pwTarget", "pwBlock"], samplers: [BRANCH_SAMPLER],
+      defines: "", uniformBuffersNames: [], fallbacks: null, onCompiled: null, onError: null,
+    },
+    engine,
+  );
+  const targets = [0, 1].map(() => engine.createRenderTargetTexture({ width, height: rows }, {
     type: Constants.TEXTURETYPE_FLOAT, format: Constants.TEXTUREFORMAT_RGBA, generateMipMaps: false,
     generateDepthBuffer: false, generateStencilBuffer: false, samplingMode: Constants.TEXTURE_NEAREST_SAMPLINGMODE,
-  });
-  const renderer = new EffectRenderer(engine);
-  const wrapper = new EffectWrapper({
-    engine, name: "procedural-wind gpu check", fragmentShader: CHECK_FRAGMENT,
-    uniformNames: ["pwRows"], samplerNames: [BRANCH_SAMPLER, SAMPLES_SAMPLER],
-  });
+  }));
   try {
     await new Promise<void>((resolve, reject) => {
       let tries = 0;
       const poll = () => {
-        if (wrapper.isReady() && samplesTexture.isReady() && animator.branchTexture.isReady()) return resolve();
-        const error = wrapper.effect.getCompilationError?.();
+        if (effect.isReady() && animator.branchTexture.isReady()) return resolve();
+        const error = effect.getCompilationError?.();
         if (error) return reject(new Error(`compareGpuWithTwin: shader error: ${error}`));
         if (++tries > 600) return reject(new Error("compareGpuWithTwin: shader not ready after 10 s"));
         setTimeout(poll, 16);
       };
       poll();
     });
-    wrapper.onApplyObservable.add(() => {
-      wrapper.effect.setFloat("pwRows", rows);
-      wrapper.effect.setTexture(BRANCH_SAMPLER, animator.branchTexture);
-      wrapper.effect.setTexture(SAMPLES_SAMPLER, samplesTexture);
-    });
-    renderer.render(wrapper, target);
+    const read: Float32Array[] = [];
+    for (let block = 0; block < 2; block++) {
+      engine.bindFramebuffer(targets[block]);
+      engine.clear({ r: 0, g: 0, b: 0, a: 0 }, true, false, false);
+      engine.setState(false);
+      engine.setDepthBuffer(false);
+      engine.setAlphaMode(Constants.ALPHA_DISABLE);
+      engine.enableEffect(effect);
+      engine.bindBuffers(buffers, null, effect);
+      effect.setTexture(BRANCH_SAMPLER, animator.branchTexture);
+      effect.setFloat2("pwTarget", width, rows);
+      effect.setFloat("pwBlock", block);
+      engine.drawArraysType(Constants.MATERIAL_PointListDrawMode, 0, n);
+      engine.unBindFramebuffer(targets[block]);
+      read.push((await engine._readTexturePixels(targets[block].texture!, width, rows)) as Float32Array);
+    }
+    engine.setDepthBuffer(true);
     engine.restoreDefaultFramebuffer();
-    const pixels = (await engine._readTexturePixels(target.texture!, width, 2 * rows)) as Float32Array;
+    const [positions, normals] = read;
     let maxError = 0, maxDisplacement = 0;
     for (let i = 0; i < n; i++) {
-      const col = i % width, row = Math.floor(i / width);
-      const pp = 4 * (row * width + col), pn = 4 * ((row + rows) * width + col);
+      const px = 4 * i;
       for (let k = 0; k < 3; k++) {
-        maxError = Math.max(maxError, Math.abs(pixels[pp + k] - twinOut[6 * i + k]), Math.abs(pixels[pn + k] - twinOut[6 * i + 3 + k]));
+        maxError = Math.max(maxError, Math.abs(positions[px + k] - twinOut[6 * i + k]), Math.abs(normals[px + k] - twinOut[6 * i + 3 + k]));
       }
-      if (!Number.isFinite(pixels[pp]) || !Number.isFinite(pixels[pn])) maxError = Infinity;
+      // A sample the vertex stage never drew stays (0, 0, 0, 0): alpha 1 proves it was written.
+      if (positions[px + 3] !== 1 || normals[px + 3] !== 1 || !Number.isFinite(positions[px]) || !Number.isFinite(normals[px])) maxError = Infinity;
       maxDisplacement = Math.max(maxDisplacement, Math.hypot(twinOut[6 * i] - rest[3 * i], twinOut[6 * i + 1] - rest[3 * i + 1], twinOut[6 * i + 2] - rest[3 * i + 2]));
     }
     return { samples: n, maxError, maxDisplacement };
   } finally {
-    wrapper.dispose();
-    renderer.dispose();
-    target.dispose();
-    samplesTexture.dispose();
+    for (const b of Object.values(buffers)) b.dispose();
+    for (const t of targets) t.dispose();
+    engine.wipeCaches(true);
   }
 }
