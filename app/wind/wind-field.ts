@@ -38,7 +38,7 @@
  *  may upload advection modulo width × cellSize (same field, by wrap-around) to keep float32 precision.
  */
 import { Rng } from "../math/rng";
-import { numberParam, validatePatch, type ParamSpec } from "../math/params";
+import { defaultsOf, numberParam, validatePatch, type ParamSpec } from "../math/params";
 import { ifft2d } from "../math/fft";
 import { simiuScanlan } from "../math/spectra";
 
@@ -91,7 +91,7 @@ export const WIND_PARAMS: ParamSpec<WindSettings> = {
   seed: numberParam("Seed", 0, 2147483647, 1, 1, "", "Seed of the wind's randomness: same seed, same wind"),
 };
 
-export const DEFAULT_WIND: WindSettings = { speed: 6, direction: 0, turbulence: 0.35, gust: 0.3, seed: 1 };
+export const DEFAULT_WIND: WindSettings = defaultsOf(WIND_PARAMS);
 
 // ---------------------------------------------------------------------------------------------
 // Constants of the model
