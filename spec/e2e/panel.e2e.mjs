@@ -65,3 +65,32 @@ test("render modes draw the tree differently", async ({ page, url, shot, errors,
   await page.evaluate(() => window.sandboxDebug.renderMode("shaded"));
   assert.deepEqual(errors, []);
 });
+
+test("clicking the method and tree buttons with the mouse switches them", async ({ page, url, shot, errors, log }) => {
+  await openApp(page, url, { hash: "#tree=demo", errors });
+  await requireDebugHooks(page, ["controlCenter"]);
+  const click = async (name) => {
+    const c = await until(() => page.evaluate((n) => window.sandboxDebug.controlCenter(n), name), { message: `controlCenter("${name}")` });
+    await page.mouse.click(c.x, c.y);
+  };
+  const hashHas = (part) => until(() => page.evaluate((p) => window.location.hash.includes(p), part), { timeout: 15_000, message: `the URL hash to contain ${part}` });
+
+  await click("method:rest");
+  await hashHas("method=rest");
+  const restTips = await page.evaluate(() => { window.sandbox.pause(); window.sandbox.step(30); return window.sandbox.probe(); });
+  const stillTips = await page.evaluate(() => { window.sandbox.step(30); return window.sandbox.probe(); });
+  assert.deepEqual(stillTips, restTips, "the tree moved after clicking Rest");
+
+  await click("method:procedural-wind");
+  await hashHas("method=procedural-wind");
+  const before = await page.evaluate(() => { window.sandbox.wind({ speed: 15 }); window.sandbox.step(1); return window.sandbox.stats().vertices; });
+
+  await click("tree:conifer");
+  await hashHas("tree=conifer");
+  const after = await page.evaluate(() => window.sandbox.stats().vertices);
+  log(`vertices: demo ${before}, conifer after the click ${after}`);
+  assert.notEqual(after, before, "the tree did not change after clicking Conifer");
+  await frames(page, 2);
+  await shot("panel-clicked-conifer");
+  assert.deepEqual(errors, []);
+});
