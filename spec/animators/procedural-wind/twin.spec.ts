@@ -152,6 +152,61 @@ describe("procedural-wind twin (Zioma 2007)", () => {
     expect(Math.abs(mean(angleFacing.slice(120)))).toBeGreaterThan(Math.abs(mean(angleBehind.slice(120))));
   });
 
+  test("trunkTwist turns the trunk about its own axis, and only it does (§6.3.3)", () => {
+    const w = wind({ speed: 12 });
+    const twistRms = (trunkTwist: number): number => {
+      const tw = twin({ trunkTwist });
+      const q = [0, 0, 0, 0];
+      let sum = 0;
+      for (let f = 1; f <= 600; f++) {
+        tw.step(f * DT, DT, w);
+        tw.branchQuaternion(0, q);
+        // Component of the rotation about the trunk axis t0: zero for a pure lean (axis t0 x disp).
+        const along = q[0] * skeleton.branchFrame[0] + q[1] * skeleton.branchFrame[1] + q[2] * skeleton.branchFrame[2];
+        sum += along * along;
+      }
+      return Math.sqrt(sum / 600);
+    };
+    const none = twistRms(0), some = twistRms(0.3), more = twistRms(0.6);
+    expect(none).toBeLessThan(1e-7);
+    expect(some).toBeGreaterThan(1e-4);
+    expect(more).toBeGreaterThan(1.7 * some);
+  });
+
+  test("flutterFrequency sets how fast the branches sway", () => {
+    const w = wind({ speed: 10, turbulence: 0 }, false);
+    const sway = (flutterFrequency: number): number[] => {
+      const tw = twin({ flutterFrequency, phaseRandomization: 0 });
+      const q = [0, 0, 0, 0], out: number[] = [];
+      for (let f = 1; f <= 1200; f++) {
+        tw.step(f * DT, DT, w);
+        tw.branchQuaternion(1, q);
+        out.push(2 * Math.atan2(q[2], q[3]));
+      }
+      return out.slice(120);
+    };
+    const slow = dominantFrequency(sway(0.5)), fast = dominantFrequency(sway(1.5));
+    expect(fast).toBeGreaterThan(2.4 * slow);
+    expect(fast).toBeLessThan(3.6 * slow);
+  });
+
+  test("inertia releases the windward branch while the trunk swings back (§6.3.3)", () => {
+    // Gusts make the trunk swing back; with inertia the branch pressed toward it (4) is let go.
+    const w = wind({ speed: 12, gust: 1, turbulence: 0.5 });
+    const facingSway = (inertia: number): number => {
+      const tw = twin({ inertia, phaseRandomization: 0 });
+      const q = [0, 0, 0, 0], angles: number[] = [];
+      for (let f = 1; f <= 2400; f++) {
+        tw.step(f * DT, DT, w);
+        tw.branchQuaternion(4, q);
+        angles.push(2 * Math.atan2(q[2], q[3]));
+      }
+      return std(angles.slice(120));
+    };
+    const held = facingSway(0), released = facingSway(1);
+    expect(released).toBeGreaterThan(1.05 * held);
+  });
+
   test("same seed, same tips; another seed, other tips", () => {
     const a = run(twin({}, 11), wind({ speed: 9 }), 3);
     const b = run(twin({}, 11), wind({ speed: 9 }), 3);
