@@ -19,6 +19,8 @@ function debugHooks(sandbox: Sandbox, panel: Panel) {
     controlCenter: (name: string) => panel.controlCenter(name),
     sliderRect: (name: string) => panel.controlRect(name),
     sceneCounts: () => sandbox.sceneCounts(),
+    /** The active animator, for experiments and for tests that break it on purpose. */
+    animator: () => sandbox.activeAnimator,
     /** The Babylon scene, for experiments from the console. */
     scene: () => sandbox.scene,
     projectToScreen: (xyz: number[]) => sandbox.projectToScreen(xyz),

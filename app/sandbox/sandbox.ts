@@ -163,6 +163,8 @@ export class Sandbox {
     const t0 = performance.now();
     try {
       this.animator.update(this.clock.dt);
+      // An unstable simulation is stopped with a message, not drawn as NaN.
+      if (this.animator.stats().nonFinite) throw new Error(`its state went non-finite (NaN or infinity) at t = ${this.clock.time.toFixed(2)} s`);
     } catch (e) {
       this.failAnimator(e);
     }

@@ -1,6 +1,6 @@
 // Bad input is refused with a useful message, and the app keeps what it had.
 import { test } from "./runner.mjs";
-import { assert, openApp, attempt, frames } from "./helpers.mjs";
+import { assert, openApp, attempt, frames, until } from "./helpers.mjs";
 import { decodePng, countPixels } from "./png.mjs";
 
 // The panel writes errors in a light red (#ff8a78); nothing else on screen is that colour
@@ -71,5 +71,29 @@ test("bad input is refused with a message and the app keeps its tree", async ({ 
   const logged = await page.evaluate(() => window.sandbox.stats().errors);
   assert.ok(logged.some((m) => /depth/i.test(m)), `stats().errors lacks the depth error: ${JSON.stringify(logged)}`);
   // Console errors are allowed here (the app may log what it refused), but nothing uncaught.
+  assert.deepEqual(errors.filter((e) => e.startsWith("uncaught")), []);
+});
+
+test("a method whose state goes non-finite is stopped with a message and the tree is shown at rest", async ({ page, url, errors, log, shot }) => {
+  await openApp(page, url, { hash: "#tree=demo", errors });
+  const r = await page.evaluate(async () => {
+    const s = window.sandbox;
+    await s.use("procedural-wind");
+    s.pause();
+    s.step(10);
+    // Break the simulation on purpose: the trunk's lean becomes NaN.
+    window.sandboxDebug.animator().twin.leanX = Number.NaN;
+    s.step(3);
+    return { errors: s.stats().errors, nonFinite: s.stats().nonFinite, tips: s.probe(), hash: window.location.hash };
+  });
+  const message = r.errors[r.errors.length - 1] ?? "";
+  log(`message: ${message}`);
+  assert.match(message, /non-finite/, "no message about the unstable method");
+  assert.match(message, /Procedural wind/, "the message does not name the method");
+  assert.equal(r.nonFinite, false, "the app still reports non-finite state");
+  assert.ok(r.tips.length > 0 && r.tips.every(Number.isFinite), "the tips are not finite after the fallback");
+  await until(() => page.evaluate(() => window.location.hash.includes("method=rest")), { message: "the method to fall back to rest" });
+  await frames(page, 2);
+  await shot("errors-non-finite");
   assert.deepEqual(errors.filter((e) => e.startsWith("uncaught")), []);
 });
