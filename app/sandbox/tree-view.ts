@@ -73,6 +73,8 @@ function makeMesh(name: string, arrays: MeshArrays, scene: Scene, parent: Transf
   mesh.setVerticesData(BINDING_ATTRIBUTES.wVector, arrays.wVector, false, 4);
   mesh.setVerticesData(BINDING_ATTRIBUTES.skinNodes, arrays.skinNodes, false, 4);
   mesh.setVerticesData(BINDING_ATTRIBUTES.skinWeights, arrays.skinWeights, false, 4);
+  mesh.setVerticesData(BINDING_ATTRIBUTES.leafFrame, arrays.leafFrame, false, 4);
+  mesh.setVerticesData(BINDING_ATTRIBUTES.leafCoord, arrays.leafCoord, false, 2);
   mesh.parent = parent;
   // Vertex shaders move the tree beyond its rest bounds; never cull it away.
   mesh.alwaysSelectAsActiveMesh = true;

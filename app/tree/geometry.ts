@@ -38,6 +38,13 @@ export const BINDING_ATTRIBUTES = {
   skinNodes: "skinNodes",
   /** vec4: skinning weights of those nodes, summing to 1. */
   skinWeights: "skinWeights",
+  /** vec4, leaves only (zero on bark): xyz the unit direction from the petiole to the leaf tip
+   *  (Habel 2009 §7.1's b_l, the stipe), w the leaf's length in metres. */
+  leafFrame: "leafFrame",
+  /** vec2, leaves only: (signed distance from the stipe across the leaf, distance from the
+   *  petiole along it), both as fractions of the leaf length: the x of §7.1's torsional and
+   *  translational flutter. */
+  leafCoord: "leafCoord",
 } as const;
 
 export interface MeshArrays {
@@ -49,6 +56,10 @@ export interface MeshArrays {
   readonly wVector: Float32Array;
   readonly skinNodes: Float32Array;
   readonly skinWeights: Float32Array;
+  /** 4 per vertex, see BINDING_ATTRIBUTES.leafFrame (zero on bark). */
+  readonly leafFrame: Float32Array;
+  /** 2 per vertex, see BINDING_ATTRIBUTES.leafCoord (zero on bark). */
+  readonly leafCoord: Float32Array;
 }
 
 export interface TreeGeometry {
@@ -118,6 +129,8 @@ function allocate(vertices: number, indexCount: number): MeshArrays {
     branchIndex: new Float32Array(vertices),
     wVector: new Float32Array(4 * vertices),
     skinNodes: new Float32Array(4 * vertices),
+    leafFrame: new Float32Array(4 * vertices),
+    leafCoord: new Float32Array(2 * vertices),
     skinWeights: new Float32Array(4 * vertices),
   };
 }
@@ -307,7 +320,7 @@ function buildBark(s: TreeSkeleton, trunkSegments: number, subdiv: number, capTi
 function buildLeaves(s: TreeSkeleton, wBase: Float32Array): MeshArrays {
   const nl = s.leafCount;
   const m = allocate(4 * nl, 6 * nl);
-  const { positions: P, normals: N, uvs: UV, indices: I, branchIndex: BI, wVector: W, skinNodes: SN, skinWeights: SW } = m;
+  const { positions: P, normals: N, uvs: UV, indices: I, branchIndex: BI, wVector: W, skinNodes: SN, skinWeights: SW, leafFrame: LF, leafCoord: LC } = m;
   const C = s.leafCenter, LN = s.leafNormal, LA = s.leafAxis;
   // Corner offsets in (width, length) half-units and their uvs: petiole edge first (v = 0).
   const cu = [-1, 1, 1, -1];
@@ -341,6 +354,8 @@ function buildLeaves(s: TreeSkeleton, wBase: Float32Array): MeshArrays {
       P[p3 + 2] = C[3 * i + 2] + du * wz + dv * aZ;
       N[p3] = nX; N[p3 + 1] = nY; N[p3 + 2] = nZ;
       UV[2 * v] = 0.5 * (cu[c] + 1); UV[2 * v + 1] = 0.5 * (cv[c] + 1);
+      LF[4 * v] = aX; LF[4 * v + 1] = aY; LF[4 * v + 2] = aZ; LF[4 * v + 3] = s.leafSize[i];
+      LC[2 * v] = 0.5 * cu[c]; LC[2 * v + 1] = 0.5 * (cv[c] + 1);
       BI[v] = b;
       const q = 4 * v;
       W[q] = wBase[4 * b]; W[q + 1] = wBase[4 * b + 1]; W[q + 2] = wBase[4 * b + 2]; W[q + 3] = wBase[4 * b + 3];

@@ -55,7 +55,7 @@ describe("buildTreeGeometry: bark", () => {
   const g = buildTreeGeometry(s);
 
   it("names its binding attributes", () => {
-    expect(Object.values(BINDING_ATTRIBUTES)).toEqual(["branchIndex", "wVector", "skinNodes", "skinWeights"]);
+    expect(Object.values(BINDING_ATTRIBUTES)).toEqual(["branchIndex", "wVector", "skinNodes", "skinWeights", "leafFrame", "leafCoord"]);
   });
 
   it("uses 8/6/5/4 radial segments by level, never fewer than 3", () => {
@@ -299,6 +299,26 @@ describe("buildTreeGeometry: leaves", () => {
       expect(m.uvs[2 * (4 * i + 1)] - m.uvs[2 * 4 * i]).toBe(1);
       expect(dot(du, right)).toBeGreaterThan(0);
     }
+  });
+
+  it("gives each leaf vertex its stipe direction, length and flutter coordinates (Habel 2009 §7.1); bark gets zeros", () => {
+    for (let i = 0; i < s.leafCount; i++) {
+      for (let k = 0; k < 4; k++) {
+        const v = 4 * i + k;
+        for (let c = 0; c < 3; c++) expect(m.leafFrame[4 * v + c]).toBeCloseTo(s.leafAxis[3 * i + c], 6);
+        expect(m.leafFrame[4 * v + 3]).toBeCloseTo(s.leafSize[i], 6);
+        // Along: 0 at the petiole edge, 1 at the tip; across: +-0.5 either side of the stipe.
+        const center = vec(s.leafCenter, i), p = [m.positions[3 * v], m.positions[3 * v + 1], m.positions[3 * v + 2]];
+        const d = [p[0] - center[0], p[1] - center[1], p[2] - center[2]];
+        const along = dot(d, vec(s.leafAxis, i)) / s.leafSize[i] + 0.5;
+        const across = dot(d, cross(vec(s.leafAxis, i), vec(s.leafNormal, i))) / s.leafSize[i];
+        expect(m.leafCoord[2 * v + 1]).toBeCloseTo(along, 5);
+        expect(m.leafCoord[2 * v]).toBeCloseTo(across, 5);
+      }
+    }
+    const bark = buildTreeGeometry(s).bark;
+    expect(bark.leafFrame.every((x) => x === 0)).toBe(true);
+    expect(bark.leafCoord.every((x) => x === 0)).toBe(true);
   });
 
   it("binds each card to its branch at leafX: w own level = leafX, skin nodes around it", () => {

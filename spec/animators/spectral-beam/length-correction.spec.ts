@@ -1,6 +1,6 @@
 import { fitBeam, fittedDeflection, fittedDeflectionSlope } from "../../../app/animators/spectral-beam/beam";
 import {
-  deflectedArcLength, lengthCorrectedPosition, lengthCorrectionOffset, lengthDifference, stretchFactor,
+  arcLengthPosition, deflectedArcLength, deflectedArcTo, lengthCorrectedPosition, lengthCorrectionOffset, lengthDifference, stretchFactor,
   type DeflectionCurve,
 } from "../../../app/animators/spectral-beam/length-correction";
 
@@ -88,6 +88,61 @@ describe("length correction (§4.2, eqs. 8 to 10)", () => {
       expect(tip.axial).toBeLessThan(1);
       expect(tip.transversal).toBeLessThan(0.5);
       expect(tip.transversal).toBeGreaterThan(0.2);
+    });
+  });
+
+  describe("taken to its end: arc-length parameter by Newton from eq. (9)'s start", () => {
+    // The polyline through the corrected points (y(x), A P(y(x))) for x = i/N.
+    function arcPolyline(alpha: number, tip: number, n = 400): { total: number; worstSegment: number } {
+      const { c2, c4 } = fitBeam(alpha);
+      const a = tip / (c2 + c4);
+      let total = 0, worst = 0, py = 0, pu = 0;
+      for (let i = 1; i <= n; i++) {
+        const y = arcLengthPosition(i / n, a, c2, c4);
+        const u = a * (c2 * y * y + c4 * y ** 4);
+        const seg = Math.hypot(y - py, u - pu);
+        total += seg;
+        worst = Math.max(worst, Math.abs(seg * n - 1));
+        py = y; pu = u;
+      }
+      return { total, worstSegment: worst };
+    }
+
+    it.each([1, 0.3, 0.2, 0.1, 0.05])("keeps a half-length deflection's arc length within 1 %% and every piece of it unstretched (α = %p)", (alpha) => {
+      const { total, worstSegment } = arcPolyline(alpha, 0.5);
+      expect(Math.abs(total - 1)).toBeLessThan(0.01);
+      expect(worstSegment).toBeLessThan(0.01);
+      // Without any correction the same branch is stretched by 13 % or more.
+      expect(deflectedArcLength(branchCurve(alpha, 0.5), false) - 1).toBeGreaterThan(0.13);
+    });
+
+    it("holds even at a deflection as large as the branch (α = 0.05)", () => {
+      expect(Math.abs(arcPolyline(0.05, 1).total - 1)).toBeLessThan(0.01);
+    });
+
+    it("is the identity without deflection and at the root, and close to eq. (9) for a small one", () => {
+      expect(arcLengthPosition(0.7, 0, 0.3, 0.4)).toBe(0.7);
+      expect(arcLengthPosition(0, 2, 0.3, 0.4)).toBe(0);
+      const { c2, c4 } = fitBeam(0.3);
+      const a = 0.02 / (c2 + c4);
+      const curve = { deflection: (x: number) => a * (c2 * x * x + c4 * x ** 4), slope: (x: number) => a * (2 * c2 * x + 4 * c4 * x ** 3) };
+      const paper = lengthCorrectedPosition(1, curve.deflection(1), curve.slope(1)).axial;
+      // Both shorten the tip by a few 1e-4 of the length; they agree to 2e-4.
+      expect(Math.abs(arcLengthPosition(1, a, c2, c4) - paper)).toBeLessThan(2e-4);
+      expect(1 - arcLengthPosition(1, a, c2, c4)).toBeGreaterThan(1e-4);
+    });
+
+    it("integrates the arc length of eq. (7) to 1e-4 (Simpson on four intervals)", () => {
+      const { c2, c4 } = fitBeam(0.1);
+      const a = 0.5 / (c2 + c4);
+      let fine = 0;
+      const n = 20000;
+      for (let i = 0; i < n; i++) {
+        const xi = (i + 0.5) / n;
+        const sl = a * (2 * c2 * xi + 4 * c4 * xi ** 3);
+        fine += Math.sqrt(1 + sl * sl) / n;
+      }
+      expect(Math.abs(deflectedArcTo(1, a, c2, c4) - fine)).toBeLessThan(1e-3 * fine);
     });
   });
 
