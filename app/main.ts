@@ -5,7 +5,9 @@ import { Engine } from "@babylonjs/core/Engines/engine";
 import { createRegistry } from "./animators/registry";
 import { Sandbox } from "./sandbox/sandbox";
 import { Panel } from "./ui/panel";
-import { compareGpuWithTwin } from "./animators/procedural-wind/gpu-check";
+import { compareGpuWithTwin } from "./animators/gpu-twin-check";
+import type { DeformShader } from "./animators/deform-shader";
+import type { TreeInstance } from "./animators/animator";
 
 declare global {
   interface Window {
@@ -31,9 +33,9 @@ function debugHooks(sandbox: Sandbox, panel: Panel) {
       return sandbox.renderMode;
     },
     async gpuTwinCheck(samples: number) {
-      const a = sandbox.activeAnimator;
-      if (!a || sandbox.methodId !== "procedural-wind") throw new Error("gpuTwinCheck needs procedural-wind to be the active method");
-      return compareGpuWithTwin(sandbox.scene, a as never, samples);
+      const a = sandbox.activeAnimator as unknown as { deformShader?: DeformShader; tree?: TreeInstance } | null;
+      if (!a?.deformShader || !a.tree) throw new Error(`gpuTwinCheck needs a method that deforms in the vertex shader; "${sandbox.methodId}" does not`);
+      return compareGpuWithTwin(sandbox.scene, [a.tree.bark, a.tree.leaves], a.deformShader, samples);
     },
   };
 }

@@ -67,7 +67,34 @@ export interface AnimatorStats {
   notes?: string[];
 }
 
+/** A per-branch control the panel offers for a selected branch. */
+export interface BranchControl {
+  readonly label: string;
+  readonly min: number;
+  readonly max: number;
+  readonly step: number;
+  readonly unit: string;
+  read(branch: number): number;
+}
+
+/**
+ * Optional: a method whose branches can be selected and tuned one by one (Habel 2009 Fig. 11:
+ * "every single parameter can be set or overridden in real time on a per-branch basis").
+ */
+export interface BranchEditor {
+  /** Highlights a branch; -1 clears the selection. */
+  select(branch: number): void;
+  selected(): number;
+  /** What the panel shows about a branch (name: value). */
+  info(branch: number): Record<string, number | boolean | string>;
+  /** Overrides a branch's parameters (keys of `controls`; null resets one). Throws RangeError. */
+  edit(branch: number, patch: Record<string, number | null>): void;
+  readonly controls: Readonly<Record<string, BranchControl>>;
+}
+
 export interface Animator<P extends Params> {
+  /** Per-branch selection and overrides, when the method has them. */
+  readonly branches?: BranchEditor;
   /** Advance by one fixed step; the host owns time. */
   update(dt: number): void;
   setParams(patch: Partial<P>): void;

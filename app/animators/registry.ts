@@ -5,13 +5,15 @@
 import { AnimatorRegistry } from "./animator";
 import { restProvider } from "./rest/provider";
 import { proceduralWindProvider } from "./procedural-wind/provider";
+import { spectralBeamProvider } from "./spectral-beam/provider";
 
 export function createRegistry(): AnimatorRegistry {
   const r = new AnimatorRegistry();
+  r.register(spectralBeamProvider);
   r.register(proceduralWindProvider);
   r.register(restProvider);
   return r;
 }
 
 /** The method shown when nothing else is asked for. */
-export const DEFAULT_METHOD = "procedural-wind";
+export const DEFAULT_METHOD = "spectral-beam";

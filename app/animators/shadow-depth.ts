@@ -13,6 +13,32 @@ import type { Nullable } from "@babylonjs/core/types";
 import type { Material } from "@babylonjs/core/Materials/material";
 import { ShadowDepthWrapper } from "@babylonjs/core/Materials/shadowDepthWrapper";
 import type { ShadowGenerator } from "@babylonjs/core/Lights/Shadows/shadowGenerator";
+import { StandardMaterial } from "@babylonjs/core/Materials/standardMaterial";
+
+/**
+ * A new StandardMaterial with the look of the sandbox's `source` (textures shared, not copied): the
+ * material a deforming method puts on a tree part before adding its plugin.
+ */
+export function copyStandardMaterial(source: StandardMaterial, name: string, scene: Scene): StandardMaterial {
+  const m = new StandardMaterial(name, scene);
+  m.diffuseTexture = source.diffuseTexture;
+  m.opacityTexture = source.opacityTexture;
+  m.bumpTexture = source.bumpTexture;
+  m.diffuseColor.copyFrom(source.diffuseColor);
+  m.specularColor.copyFrom(source.specularColor);
+  m.emissiveColor.copyFrom(source.emissiveColor);
+  m.ambientColor.copyFrom(source.ambientColor);
+  m.specularPower = source.specularPower;
+  m.useAlphaFromDiffuseTexture = source.useAlphaFromDiffuseTexture;
+  m.transparencyMode = source.transparencyMode;
+  m.alphaCutOff = source.alphaCutOff;
+  m.alpha = source.alpha;
+  m.backFaceCulling = source.backFaceCulling;
+  m.twoSidedLighting = source.twoSidedLighting;
+  m.disableLighting = source.disableLighting;
+  m.wireframe = source.wireframe;
+  return m;
+}
 
 /** Shadow generators of the scene's lights that draw `mesh` into their shadow map. */
 function generatorsCasting(scene: Scene, mesh: Mesh): ShadowGenerator[] {

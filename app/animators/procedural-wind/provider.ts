@@ -3,7 +3,7 @@
  * A thin adapter: the twin simulates every branch per frame (§6.4, §6.5.1), the quaternions go
  * to a float data texture, and the material plugin skins every vertex in the vertex shader.
  */
-import { StandardMaterial } from "@babylonjs/core/Materials/standardMaterial";
+import type { StandardMaterial } from "@babylonjs/core/Materials/standardMaterial";
 import { RawTexture } from "@babylonjs/core/Materials/Textures/rawTexture";
 import { Constants } from "@babylonjs/core/Engines/constants";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
@@ -12,8 +12,11 @@ import type { Scene } from "@babylonjs/core/scene";
 import type { Animator, AnimatorContext, AnimatorProvider, AnimatorStats, TreeInstance } from "../animator";
 import { ProceduralWindTwin } from "./twin";
 import { ProceduralWindPluginMaterial } from "./plugin";
-import { deformedShadows } from "../shadow-depth";
-import { proceduralWindDepthMaterial } from "./depth-material";
+import { copyStandardMaterial, deformedShadows } from "../shadow-depth";
+import { deformDepthMaterial } from "../deform-depth-material";
+import type { DeformShader } from "../deform-shader";
+import { BINDING_ATTRIBUTES } from "../../tree/geometry";
+import { BRANCH_SAMPLER, PROCEDURAL_WIND_FUNCTIONS } from "./procedural-wind.glsl";
 import { proceduralWindParams, type ProceduralWindParams } from "./params";
 
 export type { ProceduralWindParams } from "./params";
@@ -31,23 +34,7 @@ export function createBranchTexture(twin: ProceduralWindTwin, scene: Scene): Raw
 
 /** A StandardMaterial with the sandbox material's look and the procedural-wind plugin. */
 function windMaterial(source: StandardMaterial, name: string, scene: Scene, texture: RawTexture): StandardMaterial {
-  const m = new StandardMaterial(name, scene);
-  m.diffuseTexture = source.diffuseTexture;
-  m.opacityTexture = source.opacityTexture;
-  m.bumpTexture = source.bumpTexture;
-  m.diffuseColor.copyFrom(source.diffuseColor);
-  m.specularColor.copyFrom(source.specularColor);
-  m.emissiveColor.copyFrom(source.emissiveColor);
-  m.ambientColor.copyFrom(source.ambientColor);
-  m.specularPower = source.specularPower;
-  m.useAlphaFromDiffuseTexture = source.useAlphaFromDiffuseTexture;
-  m.transparencyMode = source.transparencyMode;
-  m.alphaCutOff = source.alphaCutOff;
-  m.alpha = source.alpha;
-  m.backFaceCulling = source.backFaceCulling;
-  m.twoSidedLighting = source.twoSidedLighting;
-  m.disableLighting = source.disableLighting;
-  m.wireframe = source.wireframe;
+  const m = copyStandardMaterial(source, name, scene);
   new ProceduralWindPluginMaterial(m, texture);
   return m;
 }
@@ -64,6 +51,8 @@ export class ProceduralWindAnimator implements Animator<ProceduralWindParams> {
   private readonly tips: Float32Array;
   private readonly origin = new Vector3();
   private disposed = false;
+  /** The vertex deformation for the shared depth material and GPU check. */
+  readonly deformShader: DeformShader;
 
   constructor(ctx: AnimatorContext, params: ProceduralWindParams) {
     this.ctx = ctx;
@@ -72,12 +61,21 @@ export class ProceduralWindAnimator implements Animator<ProceduralWindParams> {
     this.twin = new ProceduralWindTwin(tree.skeleton, this.params, ctx.rng.fork(0x2007));
     this.tips = new Float32Array(3 * tree.skeleton.branchCount);
     this.branchTexture = createBranchTexture(this.twin, ctx.scene);
+    this.deformShader = {
+      glsl: `uniform highp sampler2D ${BRANCH_SAMPLER};\n${PROCEDURAL_WIND_FUNCTIONS}`,
+      call: `pwDeform(p, n, ${BINDING_ATTRIBUTES.branchIndex}, ${BINDING_ATTRIBUTES.wVector});`,
+      attributes: [{ name: BINDING_ATTRIBUTES.branchIndex, size: 1 }, { name: BINDING_ATTRIBUTES.wVector, size: 4 }],
+      uniforms: [],
+      uniformData: new Float32Array(0),
+      textures: () => ({ [BRANCH_SAMPLER]: this.branchTexture }),
+      twin: (position, normal, attributes, out) => this.twin.deformVertex(position, normal, attributes[0][0], attributes[1], out),
+    };
     this.materials = tree.parts.map((part) => {
       const m = windMaterial(part.material, `procedural-wind ${part.role}`, ctx.scene, this.branchTexture);
       part.mesh.material = m;
       // Shadows follow the moving tree, through a depth-only twin of the material.
       const alpha = m.needAlphaTesting() && m.diffuseTexture ? { texture: m.diffuseTexture, cutOff: m.alphaCutOff } : null;
-      this.undoShadows.push(deformedShadows(ctx.scene, part.mesh, () => proceduralWindDepthMaterial(`procedural-wind ${part.role} depth`, ctx.scene, this.branchTexture, alpha, m.backFaceCulling)));
+      this.undoShadows.push(deformedShadows(ctx.scene, part.mesh, () => deformDepthMaterial(`procedural-wind ${part.role} depth`, ctx.scene, this.deformShader, alpha, m.backFaceCulling)));
       return m;
     });
     this.place();

@@ -1,53 +1,51 @@
 /**
- * GPU-vs-twin check (ARCHITECTURE.md, "GPU methods keep a CPU twin"): sample vertices of the
- * tree go through THE SAME GLSL (PROCEDURAL_WIND_FUNCTIONS' pwDeform) in a vertex shader, fed
- * by vertex attributes of the same names and types the material plugin reads, and are drawn as
- * points, one pixel per sample, into an RGBA32F render target (one pass for the deformed
- * positions, one for the normals). The result is read back and compared with
- * ProceduralWindTwin.deformVertex on the same float32 inputs and the same branch data.
+ * GPU-vs-twin check (ARCHITECTURE.md, "GPU methods keep a CPU twin"), for any method that deforms
+ * in the vertex shader: sample vertices of the tree go through THE SAME GLSL the method's
+ * materials run (its DeformShader), fed by vertex attributes of the same names and types, and are
+ * drawn as points, one pixel per sample, into an RGBA32F render target (one pass for the deformed
+ * positions, one for the unit normals). The result is read back and compared with the twin on
+ * the same float32 inputs, textures and uniforms.
  */
 import type { Scene } from "@babylonjs/core/scene";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
 import { Constants } from "@babylonjs/core/Engines/constants";
 import "@babylonjs/core/Engines/Extensions/engine.readTexture";
-import { BINDING_ATTRIBUTES } from "../../tree/geometry";
-import { BRANCH_SAMPLER, PROCEDURAL_WIND_FUNCTIONS } from "./procedural-wind.glsl";
-import type { ProceduralWindAnimator } from "./provider";
+import { attributeDeclarations, type DeformShader } from "./deform-shader";
 
 export interface GpuCheckResult {
   /** Vertices compared. */
   samples: number;
-  /** Largest |GPU - twin| over positions and normals, metres (normals: unit length). */
+  /** Largest |GPU - twin| over positions (metres) and unit normals. */
   maxError: number;
   /** Largest |deformed - rest| position over the samples, metres: shows the check is not trivial. */
   maxDisplacement: number;
 }
 
-const CHECK_VERTEX = /* glsl */ `
+function checkVertex(shader: DeformShader): string {
+  return /* glsl */ `
 precision highp float;
 precision highp int;
 precision highp sampler2D;
 attribute vec3 position;
 attribute vec3 normal;
-attribute float ${BINDING_ATTRIBUTES.branchIndex};
-attribute vec4 ${BINDING_ATTRIBUTES.wVector};
-attribute float pwSample;
-uniform highp sampler2D ${BRANCH_SAMPLER};
-uniform vec2 pwTarget;
-uniform float pwBlock;
+${attributeDeclarations(shader.attributes)}
+attribute float gcSample;
+uniform vec2 gcTarget;
+uniform float gcBlock;
 varying vec3 vOut;
-${PROCEDURAL_WIND_FUNCTIONS}
+${shader.glsl}
 void main(void) {
   vec3 p = position;
   vec3 n = normal;
-  pwDeform(p, n, ${BINDING_ATTRIBUTES.branchIndex}, ${BINDING_ATTRIBUTES.wVector});
-  vOut = pwBlock < 0.5 ? p : n;
-  float x = mod(pwSample, pwTarget.x), y = floor(pwSample / pwTarget.x);
-  gl_Position = vec4((x + 0.5) / pwTarget.x * 2.0 - 1.0, (y + 0.5) / pwTarget.y * 2.0 - 1.0, 0.0, 1.0);
+  ${shader.call}
+  vOut = gcBlock < 0.5 ? p : normalize(n);
+  float x = mod(gcSample, gcTarget.x), y = floor(gcSample / gcTarget.x);
+  gl_Position = vec4((x + 0.5) / gcTarget.x * 2.0 - 1.0, (y + 0.5) / gcTarget.y * 2.0 - 1.0, 0.0, 1.0);
   gl_PointSize = 1.0;
 }
 `;
+}
 
 const CHECK_FRAGMENT = /* glsl */ `
 precision highp float;
@@ -60,40 +58,38 @@ void main(void) {
 interface Source {
   positions: ArrayLike<number>;
   normals: ArrayLike<number>;
-  branchIndex: ArrayLike<number>;
-  wVector: ArrayLike<number>;
+  attributes: ArrayLike<number>[];
   count: number;
 }
 
-function source(mesh: Mesh | null): Source | null {
+function source(mesh: Mesh | null, shader: DeformShader): Source | null {
   if (!mesh) return null;
   const positions = mesh.getVerticesData(VertexBuffer.PositionKind);
   const normals = mesh.getVerticesData(VertexBuffer.NormalKind);
-  const branchIndex = mesh.getVerticesData(BINDING_ATTRIBUTES.branchIndex);
-  const wVector = mesh.getVerticesData(BINDING_ATTRIBUTES.wVector);
-  if (!positions || !normals || !branchIndex || !wVector) return null;
-  return { positions, normals, branchIndex, wVector, count: positions.length / 3 };
+  const attributes = shader.attributes.map((a) => mesh.getVerticesData(a.name));
+  if (!positions || !normals || attributes.some((a) => !a)) return null;
+  return { positions, normals, attributes: attributes as ArrayLike<number>[], count: positions.length / 3 };
 }
 
 /**
  * Compares the shader's deformation with the twin's for `sampleCount` vertices spread evenly over
- * the bark and leaf meshes, using the branch data of the animator's last update.
+ * `meshes`, with the method's current textures and uniforms.
  */
-export async function compareGpuWithTwin(scene: Scene, animator: ProceduralWindAnimator, sampleCount: number): Promise<GpuCheckResult> {
+export async function compareGpuWithTwin(scene: Scene, meshes: readonly (Mesh | null)[], shader: DeformShader, sampleCount: number): Promise<GpuCheckResult> {
   const engine = scene.getEngine();
   if (!engine.getCaps().textureFloatRender) throw new Error("compareGpuWithTwin: float render targets are not supported here");
-  const tree = animator.tree;
-  const sources = [source(tree.bark), source(tree.leaves)].filter((s): s is Source => s !== null);
+  const sources = meshes.map((m) => source(m, shader)).filter((s): s is Source => s !== null);
+  if (sources.length === 0) throw new Error("compareGpuWithTwin: no mesh carries the method's vertex attributes");
   const total = sources.reduce((n, s) => n + s.count, 0);
   const n = Math.max(1, Math.min(sampleCount, total));
   const width = Math.min(n, 1024);
   const rows = Math.ceil(n / width);
   // Vertex attributes of the sample points, float32 as the tree's vertex buffers hold them.
-  const aPosition = new Float32Array(3 * n), aNormal = new Float32Array(3 * n), aBranch = new Float32Array(n);
-  const aW = new Float32Array(4 * n), aSample = new Float32Array(n);
+  const aPosition = new Float32Array(3 * n), aNormal = new Float32Array(3 * n), aSample = new Float32Array(n);
+  const aExtra = shader.attributes.map((a) => new Float32Array(a.size * n));
   const rest = new Float32Array(3 * n);
   const twinOut = new Float64Array(6 * n);
-  const pos = [0, 0, 0], nrm = [0, 0, 0], w = [0, 0, 0, 0], out = [0, 0, 0, 0, 0, 0];
+  const out = new Float64Array(6);
   for (let i = 0; i < n; i++) {
     // Vertex i of the concatenated meshes, evenly spaced.
     let v = Math.floor(((i + 0.5) * total) / n);
@@ -102,30 +98,34 @@ export async function compareGpuWithTwin(scene: Scene, animator: ProceduralWindA
       if (v < src.count) { s = src; break; }
       v -= src.count;
     }
-    for (let k = 0; k < 3; k++) { pos[k] = s.positions[3 * v + k]; nrm[k] = s.normals[3 * v + k]; }
-    for (let k = 0; k < 4; k++) w[k] = s.wVector[4 * v + k];
-    aPosition.set(pos, 3 * i);
-    aNormal.set(nrm, 3 * i);
-    aW.set(w, 4 * i);
-    aBranch[i] = s.branchIndex[v];
+    for (let k = 0; k < 3; k++) { aPosition[3 * i + k] = s.positions[3 * v + k]; aNormal[3 * i + k] = s.normals[3 * v + k]; }
+    shader.attributes.forEach((a, j) => {
+      for (let k = 0; k < a.size; k++) aExtra[j][a.size * i + k] = s.attributes[j][a.size * v + k];
+    });
     aSample[i] = i;
     // The twin reads the float32 inputs the GPU reads.
-    animator.twin.deformVertex(aPosition.subarray(3 * i, 3 * i + 3), aNormal.subarray(3 * i, 3 * i + 3), aBranch[i], aW.subarray(4 * i, 4 * i + 4), out);
-    for (let k = 0; k < 6; k++) twinOut[6 * i + k] = out[k];
+    shader.twin(
+      aPosition.subarray(3 * i, 3 * i + 3), aNormal.subarray(3 * i, 3 * i + 3),
+      shader.attributes.map((a, j) => aExtra[j].subarray(a.size * i, a.size * (i + 1))), out,
+    );
+    const nl = Math.hypot(out[3], out[4], out[5]) || 1;
+    for (let k = 0; k < 3; k++) { twinOut[6 * i + k] = out[k]; twinOut[6 * i + 3 + k] = out[3 + k] / nl; }
     rest.set(aPosition.subarray(3 * i, 3 * i + 3), 3 * i);
   }
 
   const buffers: Record<string, VertexBuffer> = {
     [VertexBuffer.PositionKind]: new VertexBuffer(engine, aPosition, VertexBuffer.PositionKind, false, false, 3),
     [VertexBuffer.NormalKind]: new VertexBuffer(engine, aNormal, VertexBuffer.NormalKind, false, false, 3),
-    [BINDING_ATTRIBUTES.branchIndex]: new VertexBuffer(engine, aBranch, BINDING_ATTRIBUTES.branchIndex, false, false, 1),
-    [BINDING_ATTRIBUTES.wVector]: new VertexBuffer(engine, aW, BINDING_ATTRIBUTES.wVector, false, false, 4),
-    pwSample: new VertexBuffer(engine, aSample, "pwSample", false, false, 1),
+    gcSample: new VertexBuffer(engine, aSample, "gcSample", false, false, 1),
   };
+  shader.attributes.forEach((a, j) => {
+    buffers[a.name] = new VertexBuffer(engine, aExtra[j], a.name, false, false, a.size);
+  });
+  const textures = shader.textures();
   const effect = engine.createEffect(
-    { vertexSource: CHECK_VERTEX, fragmentSource: CHECK_FRAGMENT },
+    { vertexSource: checkVertex(shader), fragmentSource: CHECK_FRAGMENT },
     {
-      attributes: Object.keys(buffers), uniformsNames: ["pwTarget", "pwBlock"], samplers: [BRANCH_SAMPLER],
+      attributes: Object.keys(buffers), uniformsNames: ["gcTarget", "gcBlock", ...shader.uniforms], samplers: Object.keys(textures),
       defines: "", uniformBuffersNames: [], fallbacks: null, onCompiled: null, onError: null,
     },
     engine,
@@ -138,7 +138,7 @@ export async function compareGpuWithTwin(scene: Scene, animator: ProceduralWindA
     await new Promise<void>((resolve, reject) => {
       let tries = 0;
       const poll = () => {
-        if (effect.isReady() && animator.branchTexture.isReady()) return resolve();
+        if (effect.isReady() && Object.values(textures).every((t) => t.isReady())) return resolve();
         const error = effect.getCompilationError?.();
         if (error) return reject(new Error(`compareGpuWithTwin: shader error: ${error}`));
         if (++tries > 600) return reject(new Error("compareGpuWithTwin: shader not ready after 10 s"));
@@ -155,9 +155,13 @@ export async function compareGpuWithTwin(scene: Scene, animator: ProceduralWindA
       engine.setAlphaMode(Constants.ALPHA_DISABLE);
       engine.enableEffect(effect);
       engine.bindBuffers(buffers, null, effect);
-      effect.setTexture(BRANCH_SAMPLER, animator.branchTexture);
-      effect.setFloat2("pwTarget", width, rows);
-      effect.setFloat("pwBlock", block);
+      for (const [name, texture] of Object.entries(textures)) effect.setTexture(name, texture);
+      shader.uniforms.forEach((name, i) => {
+        const u = shader.uniformData;
+        effect.setFloat4(name, u[4 * i], u[4 * i + 1], u[4 * i + 2], u[4 * i + 3]);
+      });
+      effect.setFloat2("gcTarget", width, rows);
+      effect.setFloat("gcBlock", block);
       engine.drawArraysType(Constants.MATERIAL_PointListDrawMode, 0, n);
       engine.unBindFramebuffer(targets[block]);
       read.push((await engine._readTexturePixels(targets[block].texture!, width, rows)) as Float32Array);

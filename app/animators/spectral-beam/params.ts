@@ -1,0 +1,45 @@
+/**
+ * Parameters of the spectral-beam method (Habel, Kusternig and Wimmer 2009), declared once.
+ * Plain data: the twin, the provider and the GUI all read this. Every one of them can change
+ * while the tree moves (§8: "every single parameter can be set or overridden in real time").
+ */
+import { booleanParam, choiceParam, numberParam, type ParamSpec } from "../../math/params";
+
+export type SpectralBeamParams = {
+  damping: number;
+  damping0: number;
+  damping1: number;
+  damping2: number;
+  damping3: number;
+  stiffness: number;
+  leafless: boolean;
+  flutter: number;
+  lengthCorrection: boolean;
+  textureSize: string;
+};
+
+/** Motion texture sizes the panel offers (§5.4: one 2D motion texture per hierarchy level). */
+export const TEXTURE_SIZES = ["64", "128", "256", "512"] as const;
+
+export const spectralBeamParams: ParamSpec<SpectralBeamParams> = {
+  damping: numberParam("Damping", 0, 1, 0.01, 0.5, "",
+    "Scales every level's damping ratio from ×0.25 (0) to ×4 (1); 0.5 keeps the per-level values"),
+  damping0: numberParam("Damping ratio, trunk", 0.02, 2, 0.01, 0.9, "ζ",
+    "§5.4: large branches with many sub-branches and leaves are close to critically damped (ζ = 1)"),
+  damping1: numberParam("Damping ratio, level 1", 0.02, 2, 0.01, 0.6, "ζ",
+    "Oscillator damping of the main branches (eq. 15); below 1 the resonance f_h shows"),
+  damping2: numberParam("Damping ratio, level 2", 0.02, 2, 0.01, 0.35, "ζ",
+    "Oscillator damping of the second-order branches (eq. 15)"),
+  damping3: numberParam("Damping ratio, level 3", 0.02, 2, 0.01, 0.2, "ζ",
+    "Oscillator damping of the twigs (eq. 15): slightly underdamped, as measured [MM04]"),
+  stiffness: numberParam("Stiffness", 0.1, 10, 0.05, 1, "×",
+    "Scales the wood's elastic modulus E (eq. 1): deflection goes as 1 / E"),
+  leafless: booleanParam("Leafless", false,
+    "§5.4: leafless branches have 2.5 times the frequency of eq. 17; leaves are hidden and carry no wind load"),
+  flutter: numberParam("Leaf flutter", 0, 1, 0.01, 0.35, "",
+    "§7: strength of the leaves' translational and torsional flutter at 10 m/s"),
+  lengthCorrection: booleanParam("Length correction", true,
+    "§4.2: keep branch lengths under strong deflection; off is the paper's cheaper mode for light wind"),
+  textureSize: choiceParam("Motion texture size", TEXTURE_SIZES, "256",
+    "§5.4: resolution of each 2D motion texture; larger textures span a wider frequency range"),
+};

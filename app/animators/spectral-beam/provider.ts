@@ -1,0 +1,204 @@
+/**
+ * The spectral-beam method (Habel, Kusternig and Wimmer 2009) behind the Animator contract. A thin
+ * adapter: the twin keeps the branch data and motion textures and the per-frame uniforms, the
+ * material plugin deforms every vertex in the vertex shader, shadows follow through the shared
+ * deforming depth material.
+ */
+import type { StandardMaterial } from "@babylonjs/core/Materials/standardMaterial";
+import { RawTexture } from "@babylonjs/core/Materials/Textures/rawTexture";
+import type { ShaderMaterial } from "@babylonjs/core/Materials/shaderMaterial";
+import { Constants } from "@babylonjs/core/Engines/constants";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector";
+import type { Scene } from "@babylonjs/core/scene";
+import type { Animator, AnimatorContext, AnimatorProvider, AnimatorStats, BranchEditor, TreeInstance } from "../animator";
+import { copyStandardMaterial, deformedShadows } from "../shadow-depth";
+import { deformDepthMaterial, refreshDepthTextures } from "../deform-depth-material";
+import type { DeformShader } from "../deform-shader";
+import { BINDING_ATTRIBUTES } from "../../tree/geometry";
+import { SpectralBeamTwin, LEAF_TILE, tileFloats, type BranchOverride } from "./twin";
+import { SpectralBeamPluginMaterial, type SpectralBeamBindings } from "./plugin";
+import { BRANCH_SAMPLER, LEAF_SAMPLER, SPECTRAL_BEAM_DECLARATIONS, SPECTRAL_BEAM_FUNCTIONS, UNIFORM_NAMES, HARDWARE_FILTER_DEFINE } from "./spectral-beam.glsl";
+import { spectralBeamParams, type SpectralBeamParams } from "./params";
+
+export type { SpectralBeamParams } from "./params";
+
+function floatTexture(data: Float32Array, width: number, height: number, scene: Scene, name: string, linearRepeat = false): RawTexture {
+  const tex = new RawTexture(
+    data, width, height, Constants.TEXTUREFORMAT_RGBA, scene, false, false,
+    linearRepeat ? Constants.TEXTURE_BILINEAR_SAMPLINGMODE : Constants.TEXTURE_NEAREST_SAMPLINGMODE, Constants.TEXTURETYPE_FLOAT,
+  );
+  tex.name = name;
+  tex.wrapU = tex.wrapV = linearRepeat ? Constants.TEXTURE_WRAP_ADDRESSMODE : Constants.TEXTURE_CLAMP_ADDRESSMODE;
+  return tex;
+}
+
+/** The leaf tile of the twin's motion atlas (a view, no copy). */
+function leafTile(twin: SpectralBeamTwin): Float32Array {
+  const n = tileFloats(twin.motionSize);
+  return twin.motionAtlas.subarray(LEAF_TILE * n, (LEAF_TILE + 1) * n);
+}
+
+export class SpectralBeamAnimator implements Animator<SpectralBeamParams> {
+  readonly twin: SpectralBeamTwin;
+  readonly materials: StandardMaterial[];
+  readonly deformShader: DeformShader;
+  readonly branches: BranchEditor;
+  private readonly bindings: SpectralBeamBindings;
+  private readonly depthMaterials: ShaderMaterial[] = [];
+  private readonly undoShadows: (() => void)[] = [];
+  private readonly ctx: AnimatorContext;
+  private readonly tips: Float32Array;
+  private readonly origin = new Vector3();
+  private branchVersion: number;
+  private atlasVersion: number;
+  private disposed = false;
+
+  constructor(ctx: AnimatorContext, params: SpectralBeamParams) {
+    this.ctx = ctx;
+    const tree = ctx.tree;
+    this.twin = new SpectralBeamTwin(tree.skeleton, params, ctx.rng.fork(0x2009));
+    this.tips = new Float32Array(3 * tree.skeleton.branchCount);
+    const twin = this.twin;
+    const hardwareFilter = !!ctx.scene.getEngine().getCaps().textureFloatLinearFiltering;
+    this.bindings = {
+      branchTexture: floatTexture(twin.branchData, twin.textureWidth, twin.textureHeight, ctx.scene, "spectral-beam branches"),
+      leafTexture: floatTexture(leafTile(twin), twin.motionSize, twin.motionSize, ctx.scene, "spectral-beam leaf motion", hardwareFilter),
+      hardwareFilter,
+      uniforms: twin.uniforms,
+    };
+    this.branchVersion = twin.branchVersion;
+    this.atlasVersion = twin.atlasVersion;
+    this.deformShader = {
+      glsl: `${hardwareFilter ? `#define ${HARDWARE_FILTER_DEFINE}\n` : ""}${SPECTRAL_BEAM_DECLARATIONS}\n${SPECTRAL_BEAM_FUNCTIONS}`,
+      call: `sbDeform(p, n, ${BINDING_ATTRIBUTES.branchIndex}, ${BINDING_ATTRIBUTES.wVector}, ${BINDING_ATTRIBUTES.leafFrame}, ${BINDING_ATTRIBUTES.leafCoord});`,
+      attributes: [
+        { name: BINDING_ATTRIBUTES.branchIndex, size: 1 }, { name: BINDING_ATTRIBUTES.wVector, size: 4 },
+        { name: BINDING_ATTRIBUTES.leafFrame, size: 4 }, { name: BINDING_ATTRIBUTES.leafCoord, size: 2 },
+      ],
+      uniforms: UNIFORM_NAMES,
+      uniformData: twin.uniforms,
+      textures: () => ({ [BRANCH_SAMPLER]: this.bindings.branchTexture, [LEAF_SAMPLER]: this.bindings.leafTexture }),
+      twin: (position, normal, a, out) => twin.deformVertex(position, normal, a[0][0], a[1], a[2], a[3], out),
+    };
+    this.materials = tree.parts.map((part) => {
+      const m = copyStandardMaterial(part.material, `spectral-beam ${part.role}`, ctx.scene);
+      new SpectralBeamPluginMaterial(m, this.bindings);
+      part.mesh.material = m;
+      const alpha = m.needAlphaTesting() && m.diffuseTexture ? { texture: m.diffuseTexture, cutOff: m.alphaCutOff } : null;
+      this.undoShadows.push(deformedShadows(ctx.scene, part.mesh, () => {
+        const depth = deformDepthMaterial(`spectral-beam ${part.role} depth`, ctx.scene, this.deformShader, alpha, m.backFaceCulling);
+        this.depthMaterials.push(depth);
+        return depth;
+      }));
+      return m;
+    });
+    this.branches = {
+      select: (b) => {
+        if (b >= twin.branchCount) throw new RangeError(`branch must be from 0 to ${twin.branchCount - 1} (or -1 for none); got ${b}`);
+        twin.select(b < 0 ? -1 : b);
+        this.upload();
+      },
+      selected: () => twin.selected,
+      info: (b) => {
+        const i = twin.branchInfo(b);
+        return {
+          branch: i.branch, level: i.level, "length (m)": round(i.length, 3), "taper ratio": round(i.taperRatio, 3),
+          "f_h (Hz)": round(i.resonance, 3), "mass (kg)": round(i.mass, 3), "damping ratio": round(i.dampingRatio, 3),
+          stiffness: i.stiffness, "own damping": i.ownDamping,
+        };
+      },
+      edit: (b, patch: BranchOverride) => {
+        twin.setBranchOverride(b, patch);
+        this.upload();
+      },
+      controls: {
+        stiffness: { label: "Branch stiffness", min: 0.05, max: 20, step: 0.05, unit: "×", read: (b) => twin.branchInfo(b).stiffness },
+        damping: { label: "Branch damping ratio", min: 0.02, max: 2, step: 0.01, unit: "ζ", read: (b) => twin.branchInfo(b).dampingRatio },
+      },
+    };
+  }
+
+  get tree(): TreeInstance {
+    return this.ctx.tree;
+  }
+
+  /** Sends what changed in the twin to the GPU. */
+  private upload(): void {
+    const twin = this.twin;
+    if (twin.branchVersion !== this.branchVersion) {
+      this.bindings.branchTexture.update(twin.branchData);
+      this.branchVersion = twin.branchVersion;
+    }
+    if (twin.atlasVersion !== this.atlasVersion) {
+      // Only the leaves' textures live on the GPU; the branches' are read per branch (twin.compose).
+      const tex = this.bindings.leafTexture;
+      if (tex.getSize().width !== twin.motionSize) {
+        tex.dispose();
+        this.bindings.leafTexture = floatTexture(leafTile(twin), twin.motionSize, twin.motionSize, this.ctx.scene, "spectral-beam leaf motion", this.bindings.hardwareFilter);
+        for (const m of this.depthMaterials) refreshDepthTextures(m, this.deformShader);
+      } else {
+        tex.update(leafTile(twin));
+      }
+      this.atlasVersion = twin.atlasVersion;
+    }
+  }
+
+  update(_dt: number): void {
+    this.twin.update(this.ctx.clock.time, this.ctx.wind);
+    this.upload();
+  }
+
+  setParams(patch: Partial<SpectralBeamParams>): void {
+    this.twin.setParams({ ...this.twin.parameters, ...patch });
+    this.upload();
+  }
+
+  probe(): Float32Array {
+    const world = this.ctx.tree.bark.computeWorldMatrix(true);
+    const v = this.origin;
+    for (let b = 0; b < this.twin.branchCount; b++) {
+      this.twin.tipPosition(b, this.tips, 3 * b);
+      Vector3.TransformCoordinatesFromFloatsToRef(this.tips[3 * b], this.tips[3 * b + 1], this.tips[3 * b + 2], world, v);
+      this.tips[3 * b] = v.x; this.tips[3 * b + 1] = v.y; this.tips[3 * b + 2] = v.z;
+    }
+    return this.tips.slice();
+  }
+
+  stats(): AnimatorStats {
+    const tree = this.ctx.tree;
+    const vertices = tree.bark.getTotalVertices() + (tree.leaves ? tree.leaves.getTotalVertices() : 0);
+    const pending = this.twin.pendingTextures;
+    return {
+      updateMs: 0, // the host times update() (no clocks in app/animators)
+      counts: { branches: this.twin.branchCount, vertices, leaves: tree.skeleton.leafCount, "motion texture": this.twin.motionSize },
+      nonFinite: this.twin.hasNonFinite(),
+      notes: pending > 0 ? [`regenerating ${pending} motion texture${pending > 1 ? "s" : ""}`] : undefined,
+    };
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const undo of this.undoShadows) undo();
+    const tree = this.ctx.tree;
+    for (const part of tree.parts) part.mesh.material = part.material;
+    for (const m of this.materials) m.dispose(false, false); // the shared textures belong to the sandbox
+    this.bindings.branchTexture.dispose();
+    this.bindings.leafTexture.dispose();
+  }
+}
+
+function round(x: number, digits: number): number {
+  const k = 10 ** digits;
+  return Math.round(x * k) / k;
+}
+
+export const spectralBeamProvider: AnimatorProvider<SpectralBeamParams> = {
+  id: "spectral-beam",
+  label: "Spectral beams (Habel 2009)",
+  source: "Habel, Kusternig and Wimmer 2009, Physically Guided Animation of Trees (Eurographics)",
+  params: spectralBeamParams,
+  create(ctx: AnimatorContext, params: SpectralBeamParams): Animator<SpectralBeamParams> {
+    return new SpectralBeamAnimator(ctx, params);
+  },
+};
