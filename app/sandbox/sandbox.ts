@@ -7,13 +7,16 @@ import type { Engine } from "@babylonjs/core/Engines/engine";
 import { Scene } from "@babylonjs/core/scene";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector";
-import type { Animator, AnyProvider } from "../animators/animator";
+import type { Animator, AnyProvider, BranchEditor } from "../animators/animator";
+import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh";
+import type { Mesh } from "@babylonjs/core/Meshes/mesh";
+import "@babylonjs/core/Culling/ray";
 import type { AnimatorRegistry } from "../animators/animator";
 import { DEFAULT_METHOD } from "../animators/registry";
 import { Rng } from "../math/rng";
 import { defaultsOf, validatePatch, type Params } from "../math/params";
 import { applyTaper, TAPER_RANGE } from "../tree/taper";
-import { buildTreeGeometry } from "../tree/geometry";
+import { BINDING_ATTRIBUTES, buildTreeGeometry } from "../tree/geometry";
 import { treeHeight, type TreeSkeleton, type TreeSummary } from "../tree/skeleton";
 import { grammarToSkeleton } from "../lsystem/lsystem";
 import { TREE_PRESETS } from "../lsystem/presets";
@@ -296,7 +299,77 @@ export class Sandbox {
       step: (frames: number) => this.step(frames),
       probe: () => Array.from(this.animator?.probe() ?? []),
       stats: () => this.stats(),
+      branch: (index?: number, patch?: Record<string, number | null>) => {
+        if (index !== undefined) {
+          this.selectBranch(index);
+          if (patch && index >= 0) this.editBranch(index, patch);
+        }
+        const b = this.selectedBranch;
+        return b >= 0 ? this.branchInfo(b) : null;
+      },
     };
+  }
+
+  // ---------------------------------------------------------------- selected branch (Habel 2009 Fig. 11)
+
+  private branchEditor(): BranchEditor {
+    const e = this.animator?.branches;
+    if (!e) throw new Error(`${this.provider.label} has no per-branch controls; pick a method that has them (spectral-beam)`);
+    return e;
+  }
+
+  /** The selected branch of the active method, -1 for none (or when the method has no selection). */
+  get selectedBranch(): number {
+    return this.animator?.branches?.selected() ?? -1;
+  }
+
+  /** Selects (highlights) a branch; -1 clears. Throws when the method has no per-branch controls. */
+  selectBranch(branch: number): void {
+    try {
+      const count = this.view?.skeleton.branchCount ?? 0;
+      if (!(Number.isInteger(branch) && branch >= -1 && branch < count)) throw new RangeError(`branch must be an integer from 0 to ${count - 1}, or -1 for none; got ${branch}`);
+      this.branchEditor().select(branch);
+    } catch (e) {
+      this.reportError(messageOf(e));
+      throw e;
+    }
+    this.changed();
+  }
+
+  /** Overrides the selected branch's parameters (the method's branch controls; null resets one). */
+  editBranch(branch: number, patch: Record<string, number | null>): void {
+    try {
+      const editor = this.branchEditor();
+      for (const key of Object.keys(patch)) {
+        if (!(key in editor.controls)) throw new RangeError(`unknown branch parameter "${key}"; the parameters are: ${Object.keys(editor.controls).join(", ")}`);
+      }
+      editor.edit(branch, patch);
+    } catch (e) {
+      this.reportError(messageOf(e));
+      throw e;
+    }
+    this.changed();
+  }
+
+  branchInfo(branch: number): Record<string, number | boolean | string> {
+    return this.branchEditor().info(branch);
+  }
+
+  /**
+   * The branch under a canvas point (CSS pixels), by picking the tree's meshes at rest and reading
+   * the picked vertex's branch index; -1 when the point misses the tree.
+   */
+  branchAt(x: number, y: number): number {
+    const view = this.view;
+    if (!view) return -1;
+    const meshes = new Set<AbstractMesh>(view.parts.map((p) => p.mesh));
+    const hit = this.scene.pick(x, y, (m) => meshes.has(m));
+    if (!hit?.hit || !hit.pickedMesh || hit.faceId < 0) return -1;
+    const mesh = hit.pickedMesh as Mesh;
+    const indices = mesh.getIndices();
+    const branch = mesh.getVerticesData(BINDING_ATTRIBUTES.branchIndex);
+    if (!indices || !branch) return -1;
+    return Math.round(branch[indices[3 * hit.faceId]]);
   }
 
   /** One id: single view. (2 to 4 ids, side by side, arrive with the compare views of issue 8.) */

@@ -14,6 +14,7 @@ import { TextBlock } from "@babylonjs/gui/2D/controls/textBlock";
 import { Slider } from "@babylonjs/gui/2D/controls/sliders/slider";
 import { Button } from "@babylonjs/gui/2D/controls/button";
 import { ScrollViewer } from "@babylonjs/gui/2D/controls/scrollViewers/scrollViewer";
+import { PointerEventTypes } from "@babylonjs/core/Events/pointerEvents";
 import type { NumberParam, ParamDecl } from "../math/params";
 import { DEPTH_SLIDER_MAX, type Sandbox } from "../sandbox/sandbox";
 import { RENDER_MODES, type RenderMode } from "../sandbox/tree-view";
@@ -36,6 +37,9 @@ export class Panel {
   private readonly frame: Rectangle;
   private readonly stack: StackPanel;
   private readonly methodStack: StackPanel;
+  private readonly branchStack: StackPanel;
+  /** "method#branch" the branch section was built for. */
+  private branchSectionFor = "";
   private readonly named = new Map<string, Control>();
   private readonly sliders: SliderRow[] = [];
   private readonly choiceRows: { buttons: Map<string, Button>; read: () => string }[] = [];
@@ -76,6 +80,11 @@ export class Panel {
     this.section("Method");
     this.choice("method", () => sandbox.registry.list().map((p) => ({ value: p.id, label: p.label })), () => sandbox.methodId, (id) => this.guard(() => sandbox.use(id)));
 
+    // Habel 2009 Fig. 11: a clicked branch, its properties and its own stiffness and damping.
+    this.branchStack = new StackPanel("branch-section");
+    this.branchStack.width = "100%";
+    this.stack.addControl(this.branchStack);
+
     this.section("Tree");
     this.choice("tree", () => TREE_PRESETS.map((p) => ({ value: p.name, label: p.label })), () => sandbox.treeName, (name) => this.guard(() => sandbox.loadTree({ preset: name })));
     this.slider("depth", { kind: "number", label: "Derivation depth", min: 0, max: DEPTH_SLIDER_MAX, step: 1, default: 5, unit: "", help: "" }, () => sandbox.depth, (v) => this.guard(() => sandbox.loadTree({ depth: v })), true);
@@ -100,6 +109,15 @@ export class Panel {
       if (e.key === "h" || e.key === "H") this.toggle();
     });
     sandbox.scene.onAfterRenderObservable.add(() => this.updateStats());
+    // A click (not a drag) on the tree selects the branch under the mouse, for methods that have
+    // per-branch controls.
+    sandbox.scene.onPointerObservable.add((pi) => {
+      if (pi.type !== PointerEventTypes.POINTERTAP || !sandbox.activeAnimator?.branches) return;
+      const x = sandbox.scene.pointerX, y = sandbox.scene.pointerY;
+      if (this.frame.isVisible && x < PANEL_WIDTH) return;
+      const b = sandbox.branchAt(x, y);
+      if (b >= 0) this.guard(() => sandbox.selectBranch(b));
+    });
     this.sync();
   }
 
@@ -238,6 +256,9 @@ export class Panel {
     this.syncing = true;
     try {
       if (this.methodParamsFor !== this.sandbox.methodId) this.buildMethodParams();
+      const branchKey = `${this.sandbox.methodId}#${this.sandbox.selectedBranch}`;
+      if (branchKey !== this.branchSectionFor) this.buildBranchSection(branchKey);
+      else this.refreshBranchInfo();
       for (const row of this.sliders) {
         const v = row.read();
         if (row.slider.value !== v) row.slider.value = v;
@@ -278,6 +299,50 @@ export class Panel {
       else this.choice(name, () => d.options.map((o) => ({ value: o, label: o })), () => read() as string, write, this.methodStack);
     }
     this.text(p.source, 11, MUTED, 0, this.methodStack).textWrapping = true;
+  }
+
+  private branchInfoText: TextBlock | null = null;
+
+  private buildBranchSection(key: string): void {
+    const sb = this.sandbox;
+    this.branchSectionFor = key;
+    for (const c of [...this.branchStack.children]) {
+      this.forget(c);
+      c.dispose();
+    }
+    for (let i = this.sliders.length - 1; i >= 0; i--) if (this.sliders[i].slider.parent === null) this.sliders.splice(i, 1);
+    this.branchInfoText = null;
+    const editor = sb.activeAnimator?.branches;
+    const b = sb.selectedBranch;
+    if (!editor) return;
+    if (b < 0) {
+      this.text("Click a branch to select it.", 12, MUTED, 22, this.branchStack);
+      return;
+    }
+    const heading = this.text(`SELECTED BRANCH ${b}`, 13, ACCENT, 26, this.branchStack);
+    heading.fontWeight = "bold";
+    this.branchInfoText = this.text("", 12, TEXT, 0, this.branchStack);
+    this.branchInfoText.textWrapping = true;
+    this.refreshBranchInfo();
+    for (const [key, c] of Object.entries(editor.controls)) {
+      const decl: NumberParam = { kind: "number", label: c.label, min: c.min, max: c.max, step: c.step, default: c.read(b), unit: c.unit, help: "" };
+      this.slider(`branch.${key}`, decl, () => c.read(b), (v) => this.guard(() => sb.editBranch(b, { [key]: v })), false, this.branchStack);
+    }
+    const reset = Object.fromEntries(Object.keys(editor.controls).map((k) => [k, k === "stiffness" ? 1 : null]));
+    this.choice("branch.actions", () => [{ value: "reset", label: "Reset this branch" }, { value: "clear", label: "Clear selection" }], () => "", (v) => {
+      if (v === "reset") this.guard(() => sb.editBranch(b, reset));
+      else this.guard(() => sb.selectBranch(-1));
+    }, this.branchStack);
+  }
+
+  private refreshBranchInfo(): void {
+    const b = this.sandbox.selectedBranch;
+    if (!this.branchInfoText || b < 0) return;
+    const info = this.sandbox.branchInfo(b);
+    this.branchInfoText.text = Object.entries(info)
+      .filter(([k]) => k !== "branch")
+      .map(([k, v]) => `${k}: ${typeof v === "number" ? v.toLocaleString("en", { maximumFractionDigits: 3 }) : String(v)}`)
+      .join("   ");
   }
 
   private forget(c: Control): void {

@@ -2,7 +2,8 @@
 // look different (screenshots), no wind leaves the tips at rest, and stronger wind bends the tree
 // further along the wind.
 import { test } from "./runner.mjs";
-import { assert, openApp, requireDebugHooks, maxDisplacement } from "./helpers.mjs";
+import { assert, openApp, requireDebugHooks, maxDisplacement, until, frames } from "./helpers.mjs";
+import { decodePng, countDifferentPixels } from "./png.mjs";
 
 test("spectral-beam: the vertex shader and its TypeScript twin agree", async ({ page, url, shot, errors, log }) => {
   await openApp(page, url, { hash: "#method=spectral-beam&tree=habel", errors });
@@ -80,5 +81,88 @@ test("spectral-beam: calm and storm screenshots (the storm's branches visibly cu
   const d = maxDisplacement(frames.calm, frames.storm);
   log(`largest tip distance between calm and storm: ${d.toFixed(3)} m`);
   assert.ok(d > 0.5, `the storm moved the tips only ${d} m further than calm air`);
+  assert.deepEqual(errors, []);
+});
+
+test("spectral-beam: a clicked branch is highlighted, described and tuned on its own (Fig. 11)", async ({ page, url, shot, errors, log }) => {
+  await openApp(page, url, { hash: "#method=spectral-beam&tree=habel", errors });
+  await requireDebugHooks(page, ["projectToScreen", "controlCenter"]);
+  // Calm air: the tree stands at rest, so the picked (rest) geometry is what is on screen.
+  const target = await page.evaluate(() => {
+    const s = window.sandbox;
+    s.wind({ speed: 0, gust: 0, turbulence: 0 });
+    s.pause();
+    s.step(1);
+    return window.sandboxDebug.projectToScreen([0, 1.2, 0]); // the trunk, below the crown
+  });
+  const before = decodePng(await page.screenshot());
+  await page.mouse.click(target[0], target[1]);
+  const info = await until(() => page.evaluate(() => window.sandbox.branch()), { message: "a branch to be selected by the click" });
+  log(`clicked (${target[0].toFixed(0)}, ${target[1].toFixed(0)}): ${JSON.stringify(info)}`);
+  assert.equal(info.branch, 0, "the click below the crown did not select the trunk");
+  assert.ok(info["length (m)"] > 5 && info["f_h (Hz)"] > 0 && info["taper ratio"] > 0 && info["taper ratio"] <= 1, "the branch's length, taper ratio and f_h are not shown");
+  await frames(page, 3);
+  const after = decodePng(await shot("spectral-beam-branch-selected"));
+  const region = { left: target[0] - 20, top: target[1] - 40, width: 40, height: 80 };
+  const changed = countDifferentPixels(before, after, 40, region);
+  log(`pixels of the trunk that changed colour when selected: ${changed}`);
+  assert.ok(changed > 50, "the selected trunk is not highlighted");
+  // The panel shows the selection with its own sliders.
+  const slider = await until(() => page.evaluate(() => window.sandboxDebug.controlCenter("branch.stiffness")), { message: "the branch stiffness slider" });
+  assert.ok(slider.x > 0, "no branch stiffness slider in the panel");
+
+  // Its own stiffness and damping, through the API; only it changes.
+  const r = await page.evaluate(() => {
+    const s = window.sandbox;
+    s.wind({ speed: 14, turbulence: 0.3 });
+    s.step(30);
+    const free = s.probe();
+    const edited = s.branch(0, { stiffness: 8, damping: 0.1 });
+    s.step(1);
+    return { edited, stats: s.stats() };
+  });
+  assert.equal(r.edited.stiffness, 8);
+  assert.equal(r.edited["own damping"], true);
+  assert.equal(r.stats.nonFinite, false);
+  await page.evaluate(() => window.sandbox.branch(-1));
+  assert.equal(await page.evaluate(() => window.sandbox.branch()), null, "branch(-1) did not clear the selection");
+  assert.deepEqual(errors, []);
+});
+
+test("spectral-beam: every parameter changes live without a hitch", async ({ page, url, shot, errors, log }) => {
+  await openApp(page, url, { hash: "#method=spectral-beam&tree=habel", errors });
+  const r = await page.evaluate(() => {
+    const s = window.sandbox;
+    s.wind({ speed: 12, turbulence: 0.35, gust: 0 });
+    s.pause();
+    s.step(30);
+    const jumps = [];
+    let last = s.probe();
+    const patches = [
+      { damping: 0.9 }, { damping0: 0.3, damping3: 0.1 }, { stiffness: 3 }, { flutter: 0.8 },
+      { lengthCorrection: false }, { textureSize: "128" }, { textureSize: "512" }, { leafless: true }, { leafless: false },
+    ];
+    for (const patch of patches) {
+      s.params("spectral-beam", patch);
+      let worst = 0;
+      for (let i = 0; i < 4; i++) {
+        s.step(1);
+        const p = s.probe();
+        for (let k = 0; k < p.length; k++) worst = Math.max(worst, Math.abs(p[k] - last[k]));
+        last = p;
+      }
+      jumps.push({ patch, worst, stats: s.stats() });
+    }
+    return jumps;
+  });
+  for (const j of r) log(`${JSON.stringify(j.patch)}: largest tip step per frame ${j.worst.toFixed(3)} m; ${j.stats.nonFinite ? "NON-FINITE" : "finite"}`);
+  await shot("spectral-beam-params-changed");
+  for (const j of r) {
+    assert.equal(j.stats.nonFinite, false, `non-finite after ${JSON.stringify(j.patch)}`);
+    // Amplitudes ease to their new values after a change; leafless changes the tree's wind load
+    // (no leaves) and its frequencies (x 2.5) at once.
+    const limit = "leafless" in j.patch ? 1 : 0.3;
+    assert.ok(j.worst < limit, `tips jumped ${j.worst} m in one frame after ${JSON.stringify(j.patch)} (limit ${limit} m)`);
+  }
   assert.deepEqual(errors, []);
 });

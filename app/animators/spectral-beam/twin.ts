@@ -36,7 +36,7 @@ export interface WindSource {
  *  4: Δ.xyz, the ancestors' displacement of the branch (eq. 20 summed from the trunk down), A_max
  *  5, 6, 7: the ancestors' normal transform (eq. 23 composed), one row each; w: motion texture
  *     slot, trajectory start x, y
- *  8: m.xy (§5.4: the branch's motion vector), f_h (Hz), 0
+ *  8: m.xy (§5.4: the branch's motion vector), f_h (Hz), 1 / stiffness (the parameter times the branch's own)
  * The vertex shader reads texels 0 to 7; texel 8 and the w of 5 to 7 are the per-branch pass's. */
 export const TEXELS_PER_BRANCH = 9;
 export const BRANCHES_PER_ROW = 256;
@@ -96,6 +96,10 @@ export const REFERENCE_WIND_SPEED = 10;
  * times its load (eq. 25's prefactor), so thin, long, leafy branches bend more than their peers.
  */
 export const LEVEL_SWAY = [0.012, 0.04, 0.08, 0.14];
+/** After a parameter change, amplitudes ease to their new values for this long (s)... */
+const EASE_SECONDS = 1;
+/** ... with this time constant (s). */
+const EASE_TAU = 0.2;
 /** Texel work (size^2 units) per update for regenerating textures: all six at 256 x 256. */
 const TEXTURE_WORK_PER_UPDATE = 6 * 256 * 256;
 
@@ -164,6 +168,10 @@ export class SpectralBeamTwin {
   private readonly normalMap: Float64Array;
   private readonly displacement: Float64Array;
   private readonly gScratch = new Float64Array(3);
+  /** Each branch's A_r, A_s of the last frame, and the end of the easing after a change. */
+  private readonly previousA: Float64Array;
+  private easeUntil = -1;
+  private lastComposeTime = -1;
   // Scratch for deformVertex.
   private readonly sample = new Float64Array(4);
   private readonly leafAmp = new Float64Array(3);
@@ -184,6 +192,7 @@ export class SpectralBeamTwin {
     this.tangentMap = new Float64Array(9 * n);
     this.normalMap = new Float64Array(9 * n);
     this.displacement = new Float64Array(3 * n);
+    this.previousA = new Float64Array(2 * n);
     this.loadWidth = new Float64Array(n);
     this.direction = new Float64Array(2 * n);
     this.start = new Float64Array(2 * n);
@@ -300,9 +309,11 @@ export class SpectralBeamTwin {
    * (m/s)^2), the trajectory (|m| from the branch's own f_h, §5.4 "Branch frequencies"), the slot.
    */
   private writeBranch(b: number): void {
-    const s = this.skeleton, d = this.branchData, p = this.params;
-    const compliance = (this.rawCompliance(b) * this.levelScale[this.levelOf[b]]) / (p.stiffness * this.stiffnessOverride[b]);
-    const { c2, c4 } = this.fit(s.branchTaperRatio[b]);
+    const d = this.branchData, p = this.params;
+    // The stiffness scales the amplitude (texel 8.w) rather than c2, c4, so a change eases in (compose).
+    const compliance = this.rawCompliance(b) * this.levelScale[this.levelOf[b]];
+    d[branchTexel(b, 8) + 3] = 1 / (p.stiffness * this.stiffnessOverride[b]);
+    const { c2, c4 } = this.fit(this.skeleton.branchTaperRatio[b]);
     const o1 = branchTexel(b, 1), o2 = branchTexel(b, 2), o8 = branchTexel(b, 8);
     d[o1 + 3] = c2 * compliance;
     d[o2 + 3] = c4 * compliance;
@@ -413,6 +424,7 @@ export class SpectralBeamTwin {
     this.stagingSize = 0;
     if (sizeChanged) this.writeAllBranches(); // |m| depends on the size (§5.4)
     this.atlasVersion++;
+    this.easeUntil = this.lastComposeTime + EASE_SECONDS;
     return true;
   }
 
@@ -420,6 +432,7 @@ export class SpectralBeamTwin {
 
   setParams(params: SpectralBeamParams): void {
     const old = this.params;
+    this.easeUntil = this.lastComposeTime + EASE_SECONDS;
     this.params = { ...params };
     const p = this.params;
     if (p.leafless !== old.leafless) {
@@ -463,6 +476,7 @@ export class SpectralBeamTwin {
     }
     this.writeBranch(b);
     this.branchVersion++;
+    this.easeUntil = this.lastComposeTime + EASE_SECONDS;
   }
 
   branchInfo(b: number): BranchInfo {
@@ -569,6 +583,10 @@ export class SpectralBeamTwin {
     const lengthCorrection = u[2] > 0.5;
     const smp = this.sample;
     const G = this.gScratch;
+    // Easing after a change (EASE_SECONDS): a first-order low-pass with time constant EASE_TAU.
+    const step = this.lastComposeTime >= 0 ? time - this.lastComposeTime : 0;
+    const easing = time < this.easeUntil && step > 0 ? 1 - Math.exp(-step / EASE_TAU) : 0;
+    this.lastComposeTime = time;
     for (let b = 0; b < this.branchCount; b++) {
       const p = s.branchParent[b];
       const j = 9 * b, k = 3 * b;
@@ -618,8 +636,14 @@ export class SpectralBeamTwin {
         const slot = Math.round(d[o5 + 3]);
         this.lookup(slot >> 1, d[o6 + 3] + d[o8] * time, d[o7 + 3] + d[o8 + 1] * time, smp);
         const ch = 2 * (slot & 1);
-        Ar = turb * smp[ch] + mean * (d[o + 4] * wdx + d[o + 5] * wdy + d[o + 6] * wdz);
-        As = turb * smp[ch + 1] + mean * (d[o + 8] * wdx + d[o + 9] * wdy + d[o + 10] * wdz);
+        const soft = d[o8 + 3]; // 1 / stiffness: deflection goes as 1 / E (eq. 25)
+        Ar = soft * (turb * smp[ch] + mean * (d[o + 4] * wdx + d[o + 5] * wdy + d[o + 6] * wdz));
+        As = soft * (turb * smp[ch + 1] + mean * (d[o + 8] * wdx + d[o + 9] * wdy + d[o + 10] * wdz));
+        // For a moment after a parameter change, ease toward the new amplitude instead of jumping.
+        if (easing > 0) {
+          Ar = this.previousA[2 * b] + (Ar - this.previousA[2 * b]) * easing;
+          As = this.previousA[2 * b + 1] + (As - this.previousA[2 * b + 1]) * easing;
+        }
         const amp = Math.sqrt(Ar * Ar + As * As), Amax = d[o + 19];
         if (amp > 0) {
           const f = (Amax * Math.tanh(amp / Amax)) / amp;
@@ -627,6 +651,7 @@ export class SpectralBeamTwin {
         }
       }
       d[o3] = Ar; d[o3 + 1] = As;
+      this.previousA[2 * b] = Ar; this.previousA[2 * b + 1] = As;
       const o4 = o + 16;
       d[o4] = D[k]; d[o4 + 1] = D[k + 1]; d[o4 + 2] = D[k + 2];
       for (let r = 0; r < 3; r++) {
