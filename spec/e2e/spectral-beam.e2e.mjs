@@ -116,7 +116,6 @@ test("spectral-beam: a clicked branch is highlighted, described and tuned on its
     const s = window.sandbox;
     s.wind({ speed: 14, turbulence: 0.3 });
     s.step(30);
-    const free = s.probe();
     const edited = s.branch(0, { stiffness: 8, damping: 0.1 });
     s.step(1);
     return { edited, stats: s.stats() };

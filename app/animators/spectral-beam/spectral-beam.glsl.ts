@@ -4,7 +4,7 @@
  * Mirrors SpectralBeamTwin.deformVertex (twin.ts) line by line; the layouts of the branch data
  * texture, the motion atlas and the uniforms are documented there.
  */
-import { BRANCHES_PER_ROW, TEXELS_PER_BRANCH, UNIFORM_VEC4S } from "./twin";
+import { BRANCHES_PER_ROW, IN_PLANE_FLUTTER, LEAF_SAMPLE_SPREAD, MAX_FLUTTER, TEXELS_PER_BRANCH, UNIFORM_VEC4S } from "./twin";
 import { ARC_LENGTH_NEWTON_STEPS } from "./length-correction";
 
 export const BRANCH_SAMPLER = "sbBranchData";
@@ -106,19 +106,21 @@ void sbDeform(inout vec3 p, inout vec3 n, float branchIndexF, vec4 w, vec4 leafF
     return;
   }
   if (leafFrame.w > 0.0 && sbU2.y > 0.0) {
-    vec3 p0 = p;
     vec3 n0 = n;
-    float inv = sbU2.z;
-    vec3 amp = sbU4.z * sbLeafLookup(sbPlane(p0.x, p0.y, sbU3.xy, inv, sbU6.xy)).rgb;
-    amp += sbU4.w * sbLeafLookup(sbPlane(p0.x, p0.z, sbU3.zw, inv, sbU6.zw)).rgb;
-    amp += sbU5.x * sbLeafLookup(sbPlane(p0.y, p0.z, sbU4.xy, inv, sbU7.xy)).rgb;
     vec3 bl = leafFrame.xyz;
     vec3 tl = cross(bl, n0);
     float size = leafFrame.w;
+    // Sampled part of the way from the petiole to the vertex (twin.ts LEAF_SAMPLE_SPREAD).
+    vec3 q = p - ((1.0 - ${LEAF_SAMPLE_SPREAD.toFixed(4)}) * size) * (leafCoord.y * bl + leafCoord.x * tl);
+    float inv = sbU2.z;
+    vec3 amp = sbU4.z * sbLeafLookup(sbPlane(q.x, q.y, sbU3.xy, inv, sbU6.xy)).rgb;
+    amp += sbU4.w * sbLeafLookup(sbPlane(q.x, q.z, sbU3.zw, inv, sbU6.zw)).rgb;
+    amp += sbU5.x * sbLeafLookup(sbPlane(q.y, q.z, sbU4.xy, inv, sbU7.xy)).rgb;
     // Torsion (Fig. 9), then the flap along the stipe, then the sway in the leaf's plane.
-    sbLeafBend(p, n, tl, n0, n0, leafCoord.x, 1.5 * tanh(sbU2.y * amp.y / 1.5), size);
-    sbLeafBend(p, n, bl, n0, n0, leafCoord.y, 1.5 * tanh(sbU2.y * amp.x / 1.5), size);
-    sbLeafBend(p, n, bl, tl, tl, leafCoord.y, 1.5 * tanh(sbU2.y * amp.z / 1.5), size);
+    float mf = ${MAX_FLUTTER.toFixed(4)};
+    sbLeafBend(p, n, tl, n0, n0, leafCoord.x, mf * tanh(sbU2.y * amp.y / mf), size);
+    sbLeafBend(p, n, bl, n0, n0, leafCoord.y, mf * tanh(sbU2.y * amp.x / mf), size);
+    sbLeafBend(p, n, bl, tl, tl, leafCoord.y, mf * tanh(${IN_PLANE_FLUTTER.toFixed(4)} * sbU2.y * amp.z / mf), size);
   }
   ivec2 o = sbBranchBase(b);
   vec4 t0 = texelFetch(${BRANCH_SAMPLER}, o, 0);

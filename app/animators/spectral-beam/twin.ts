@@ -84,7 +84,17 @@ const LEAF_FILL = 0.5;
 /** Largest tip deflection as a share of the branch length: amplitudes saturate smoothly (tanh). */
 export const MAX_TIP_DEFLECTION = 0.6;
 /** Largest leaf flutter slope (tanh saturation). */
-export const MAX_FLUTTER = 1.5;
+export const MAX_FLUTTER = 1;
+/**
+ * Where a leaf vertex samples the leaf textures: this share of the way from the leaf's petiole to
+ * the vertex. The textures' shortest wavelength is 4 leaves (§7.2), so sampled at the corners
+ * themselves a card's corners could swing against each other and tear the card apart; sampled
+ * closer together, each vertex still moves a little differently (the leaf bends) but the leaf
+ * stays one leaf.
+ */
+export const LEAF_SAMPLE_SPREAD = 0.35;
+/** Strength of the third, in-plane flutter channel relative to the flap and the torsion. */
+export const IN_PLANE_FLUTTER = 0.3;
 /** Wind speed at which the leaf flutter equals the declared strength, m/s. */
 export const REFERENCE_WIND_SPEED = 10;
 /**
@@ -96,10 +106,11 @@ export const REFERENCE_WIND_SPEED = 10;
  * times its load (eq. 25's prefactor), so thin, long, leafy branches bend more than their peers.
  */
 export const LEVEL_SWAY = [0.012, 0.04, 0.08, 0.14];
-/** After a parameter change, amplitudes ease to their new values for this long (s)... */
-const EASE_SECONDS = 1;
-/** ... with this time constant (s). */
-const EASE_TAU = 0.2;
+/**
+ * After a parameter change each branch keeps the amplitude it had, and the difference to the new
+ * motion decays with this time constant (s): the new motion plays at once, without a jump.
+ */
+const EASE_TAU = 0.3;
 /** Texel work (size^2 units) per update for regenerating textures: all six at 256 x 256. */
 const TEXTURE_WORK_PER_UPDATE = 6 * 256 * 256;
 
@@ -168,9 +179,13 @@ export class SpectralBeamTwin {
   private readonly normalMap: Float64Array;
   private readonly displacement: Float64Array;
   private readonly gScratch = new Float64Array(3);
-  /** Each branch's A_r, A_s of the last frame, and the end of the easing after a change. */
+  /** Each branch's A_r, A_s as shown last frame; after a change, the offset from the new motion
+   *  that decays (EASE_TAU) and when it started. */
   private readonly previousA: Float64Array;
-  private easeUntil = -1;
+  private readonly olderA: Float64Array;
+  private readonly easeOffset: Float64Array;
+  private easePending = false;
+  private easeStart = -1;
   private lastComposeTime = -1;
   // Scratch for deformVertex.
   private readonly sample = new Float64Array(4);
@@ -193,6 +208,8 @@ export class SpectralBeamTwin {
     this.normalMap = new Float64Array(9 * n);
     this.displacement = new Float64Array(3 * n);
     this.previousA = new Float64Array(2 * n);
+    this.olderA = new Float64Array(2 * n);
+    this.easeOffset = new Float64Array(2 * n);
     this.loadWidth = new Float64Array(n);
     this.direction = new Float64Array(2 * n);
     this.start = new Float64Array(2 * n);
@@ -387,6 +404,7 @@ export class SpectralBeamTwin {
       zeta = this.levelDamping(slot);
     } else {
       const b = this.slotOwner[slot - LEVEL_SLOTS];
+      if (b < 0) return; // freed
       fh = this.resonance(b);
       zeta = this.dampingOverride[b];
     }
@@ -424,7 +442,7 @@ export class SpectralBeamTwin {
     this.stagingSize = 0;
     if (sizeChanged) this.writeAllBranches(); // |m| depends on the size (§5.4)
     this.atlasVersion++;
-    this.easeUntil = this.lastComposeTime + EASE_SECONDS;
+    this.easePending = this.lastComposeTime >= 0;
     return true;
   }
 
@@ -432,7 +450,7 @@ export class SpectralBeamTwin {
 
   setParams(params: SpectralBeamParams): void {
     const old = this.params;
-    this.easeUntil = this.lastComposeTime + EASE_SECONDS;
+    this.easePending = this.lastComposeTime >= 0;
     this.params = { ...params };
     const p = this.params;
     if (p.leafless !== old.leafless) {
@@ -460,7 +478,10 @@ export class SpectralBeamTwin {
       const own = this.slotOwner.indexOf(b);
       if (o.damping === null) {
         this.dampingOverride[b] = NaN;
-        if (own >= 0) this.slotOwner[own] = -1;
+        if (own >= 0) {
+          this.slotOwner[own] = -1;
+          this.dirty.delete(LEVEL_SLOTS + own); // a freed slot has nothing to rebuild
+        }
       } else {
         if (!(o.damping >= 0.02 && o.damping <= 2)) throw new RangeError(`branch damping ratio must be from 0.02 to 2; got ${o.damping}`);
         if (own < 0) {
@@ -476,7 +497,7 @@ export class SpectralBeamTwin {
     }
     this.writeBranch(b);
     this.branchVersion++;
-    this.easeUntil = this.lastComposeTime + EASE_SECONDS;
+    this.easePending = this.lastComposeTime >= 0;
   }
 
   branchInfo(b: number): BranchInfo {
@@ -583,9 +604,11 @@ export class SpectralBeamTwin {
     const lengthCorrection = u[2] > 0.5;
     const smp = this.sample;
     const G = this.gScratch;
-    // Easing after a change (EASE_SECONDS): a first-order low-pass with time constant EASE_TAU.
-    const step = this.lastComposeTime >= 0 ? time - this.lastComposeTime : 0;
-    const easing = time < this.easeUntil && step > 0 ? 1 - Math.exp(-step / EASE_TAU) : 0;
+    // After a change: the offset from what was shown decays (EASE_TAU); captured on the first frame.
+    const capture = this.easePending;
+    this.easePending = false;
+    if (capture) this.easeStart = time;
+    const ease = this.easeStart >= 0 && time - this.easeStart < 8 * EASE_TAU ? Math.exp(-(time - this.easeStart) / EASE_TAU) : 0;
     this.lastComposeTime = time;
     for (let b = 0; b < this.branchCount; b++) {
       const p = s.branchParent[b];
@@ -639,18 +662,26 @@ export class SpectralBeamTwin {
         const soft = d[o8 + 3]; // 1 / stiffness: deflection goes as 1 / E (eq. 25)
         Ar = soft * (turb * smp[ch] + mean * (d[o + 4] * wdx + d[o + 5] * wdy + d[o + 6] * wdz));
         As = soft * (turb * smp[ch + 1] + mean * (d[o + 8] * wdx + d[o + 9] * wdy + d[o + 10] * wdz));
-        // For a moment after a parameter change, ease toward the new amplitude instead of jumping.
-        if (easing > 0) {
-          Ar = this.previousA[2 * b] + (Ar - this.previousA[2 * b]) * easing;
-          As = this.previousA[2 * b + 1] + (As - this.previousA[2 * b + 1]) * easing;
-        }
+
         const amp = Math.sqrt(Ar * Ar + As * As), Amax = d[o + 19];
         if (amp > 0) {
           const f = (Amax * Math.tanh(amp / Amax)) / amp;
           Ar *= f; As *= f;
         }
       }
+      if (capture) {
+        // What the branch would show now had nothing changed (the last two frames, extrapolated),
+        // minus the new motion: the new motion starts from there and keeps its sway.
+        const k = 2 * b;
+        this.easeOffset[k] = 2 * this.previousA[k] - this.olderA[k] - Ar;
+        this.easeOffset[k + 1] = 2 * this.previousA[k + 1] - this.olderA[k + 1] - As;
+      }
+      if (ease > 0) {
+        Ar += this.easeOffset[2 * b] * ease;
+        As += this.easeOffset[2 * b + 1] * ease;
+      }
       d[o3] = Ar; d[o3 + 1] = As;
+      this.olderA[2 * b] = this.previousA[2 * b]; this.olderA[2 * b + 1] = this.previousA[2 * b + 1];
       this.previousA[2 * b] = Ar; this.previousA[2 * b + 1] = As;
       const o4 = o + 16;
       d[o4] = D[k]; d[o4 + 1] = D[k + 1]; d[o4 + 2] = D[k + 2];
@@ -740,20 +771,23 @@ export class SpectralBeamTwin {
       const amp = this.leafAmp, smp = this.sample;
       amp[0] = amp[1] = amp[2] = 0;
       const inv = u[10];
+      const bx = leafFrame[0], by = leafFrame[1], bz = leafFrame[2]; // b_l: the stipe
+      const n0x = normal[0], n0y = normal[1], n0z = normal[2]; // n_l
+      // t_l = b_l x n_l: across the leaf (the direction its coordinate across grows).
+      const tx = by * n0z - bz * n0y, ty = bz * n0x - bx * n0z, tz = bx * n0y - by * n0x;
+      const across = leafCoord[0], along = leafCoord[1];
+      // The sample point: LEAF_SAMPLE_SPREAD of the way from the petiole to the vertex.
+      const pull = (1 - LEAF_SAMPLE_SPREAD) * leafSize;
+      const qx = px - pull * (along * bx + across * tx), qy = py - pull * (along * by + across * ty), qz = pz - pull * (along * bz + across * tz);
       // Projections onto the planes z = 0, y = 0, x = 0, turned and moved by -W t (§7.2, Fig. 10).
       for (let plane = 0; plane < 3; plane++) {
-        const a = plane === 2 ? py : px, bb = plane === 0 ? py : pz;
+        const a = plane === 2 ? qy : qx, bb = plane === 0 ? qy : qz;
         const c = u[plane < 2 ? 12 + 2 * plane : 16], s = u[plane < 2 ? 13 + 2 * plane : 17];
         const weight = u[18 + plane];
         const off = 24 + 2 * plane;
         this.lookup(LEAF_TILE, (c * a - s * bb) * inv - u[off], (s * a + c * bb) * inv - u[off + 1], smp);
         amp[0] += weight * smp[0]; amp[1] += weight * smp[1]; amp[2] += weight * smp[2];
       }
-      const bx = leafFrame[0], by = leafFrame[1], bz = leafFrame[2]; // b_l: the stipe
-      const n0x = normal[0], n0y = normal[1], n0z = normal[2]; // n_l
-      // t_l = b_l x n_l: across the leaf (the direction its coordinate across grows).
-      const tx = by * n0z - bz * n0y, ty = bz * n0x - bx * n0z, tz = bx * n0y - by * n0x;
-      const across = leafCoord[0], along = leafCoord[1];
       // u^l(x) = A^l x (§7.1); eqs. 8-10 turn that linear shear into an exact rotation.
       // Torsion (Fig. 9): frame (t_l, b_l, n_l), x = across; opposite sides move opposite ways.
       let A = MAX_FLUTTER * Math.tanh((u[9] * amp[1]) / MAX_FLUTTER);
@@ -770,7 +804,7 @@ export class SpectralBeamTwin {
       rn = n0x * nx + n0y * ny + n0z * nz;
       nx -= A * rn * bx; ny -= A * rn * by; nz -= A * rn * bz;
       // ... and in the leaf's plane (the third channel), frame (b_l, t_l, n_l).
-      A = MAX_FLUTTER * Math.tanh((u[9] * amp[2]) / MAX_FLUTTER);
+      A = MAX_FLUTTER * Math.tanh((IN_PLANE_FLUTTER * u[9] * amp[2]) / MAX_FLUTTER);
       s = Math.sqrt(1 + A * A);
       k1 = leafSize * along * (1 / s - 1); k2 = (leafSize * along * A) / s;
       px += k1 * bx + k2 * tx; py += k1 * by + k2 * ty; pz += k1 * bz + k2 * tz;
