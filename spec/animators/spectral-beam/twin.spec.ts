@@ -284,13 +284,20 @@ describe("spectral-beam twin (Habel 2009)", () => {
     // the ancestors' slopes at the attachment points. In a strong wind (25 m/s, default
     // stiffness) the twigs' normals are measured 5 to 42 degrees off their deformed centre line
     // (the level-2 branches 3 to 12, level 1 up to 2.4). Kept skipped as a record of the limit.
-    it.skip("(limit of §6) twigs' normals follow their deformed centre line in a strong wind", () => {
+    // Asserted as measured, so a change to it is seen.
+    it("(limit of §6) in a strong wind the twigs' normals lean off their deformed centre line, as the paper's scheme gives", () => {
       const tw = twin(skeleton);
       const strong = wind({ speed: 25, turbulence: 0.4 });
+      let worstTwig = 0;
       for (const t of [0.8, 4.1, 9.35]) {
         tw.update(t, strong);
-        for (let b = 0; b < skeleton.branchCount; b++) expect(worstAngle(tw, b)).toBeLessThan(2.4);
+        for (let b = 0; b < skeleton.branchCount; b++) {
+          const angle = worstAngle(tw, b);
+          expect(angle).toBeLessThan(45);
+          if (skeleton.branchLevel[b] === 3) worstTwig = Math.max(worstTwig, angle);
+        }
       }
+      expect(worstTwig).toBeGreaterThan(2.4); // more than eq. 13's own 2.4 degrees
     });
   });
 
