@@ -66,7 +66,7 @@ export function deformDepthMaterial(
     attributes: alpha ? [...attributes, "uv"] : attributes,
     uniforms: ["world", "viewProjection", "alphaCutOff", ...shader.uniforms],
     samplers: alpha ? [...Object.keys(shader.textures()), "diffuseSampler"] : Object.keys(shader.textures()),
-    defines: alpha ? ["#define ALPHATEST"] : [],
+    defines: [...(alpha ? ["#define ALPHATEST"] : []), ...(shader.depthDefines ?? []).map((d) => `#define ${d}`)],
   });
   if (alpha) {
     m.setTexture("diffuseSampler", alpha.texture);

@@ -20,6 +20,8 @@ export interface DeformShader {
   /** A GLSL statement deforming `vec3 p` and `vec3 n` in place; may read the attributes by name. */
   readonly call: string;
   readonly attributes: readonly DeformAttribute[];
+  /** GLSL defines for the shadow-depth pass only (say, to skip the normals there). */
+  readonly depthDefines?: readonly string[];
   /** Names of its uniforms, all vec4, in the order of `uniformData`. */
   readonly uniforms: readonly string[];
   /** Their values, 4 floats per uniform, updated in place every frame. */

@@ -17,7 +17,7 @@ import { ShaderLanguage } from "@babylonjs/core/Materials/shaderLanguage";
 import { BINDING_ATTRIBUTES } from "../../tree/geometry";
 import {
   BRANCH_SAMPLER, LEAF_SAMPLER, SPECTRAL_BEAM_FRAGMENT_BEFORE_FRAGCOLOR, SPECTRAL_BEAM_FRAGMENT_DEFINITIONS,
-  SPECTRAL_BEAM_UPDATE_NORMAL, SPECTRAL_BEAM_UPDATE_POSITION, SPECTRAL_BEAM_VERTEX_DEFINITIONS, UNIFORM_NAMES, HARDWARE_FILTER_DEFINE,
+  SPECTRAL_BEAM_UPDATE_NORMAL, SPECTRAL_BEAM_UPDATE_POSITION, SPECTRAL_BEAM_VERTEX_DEFINITIONS, UNIFORM_NAMES, HARDWARE_FILTER_DEFINE, HIGHLIGHT_DEFINE,
 } from "./spectral-beam.glsl";
 
 /** Where the plugin reads its textures and uniforms (owned by the animator). */
@@ -26,14 +26,21 @@ export interface SpectralBeamBindings {
   /** The leaves' motion textures (RGB), LINEAR + REPEAT when `hardwareFilter`. */
   leafTexture: RawTexture;
   hardwareFilter: boolean;
+  /** A branch is selected: compile the highlight in. */
+  highlight: boolean;
   /** UNIFORM_NAMES.length * 4 floats. */
   uniforms: Float32Array;
 }
 
 export class SpectralBeamPluginMaterial extends MaterialPluginBase {
   constructor(material: Material, private readonly bindings: SpectralBeamBindings) {
-    super(material, "SpectralBeam", 200, { SPECTRAL_BEAM: false, [HARDWARE_FILTER_DEFINE]: false });
+    super(material, "SpectralBeam", 200, { SPECTRAL_BEAM: false, [HARDWARE_FILTER_DEFINE]: false, [HIGHLIGHT_DEFINE]: false });
     this._enable(true);
+  }
+
+  /** Recompiles with or without the highlight (after `bindings.highlight` changed). */
+  refreshDefines(): void {
+    this.markAllDefinesAsDirty();
   }
 
   override getClassName(): string {
@@ -47,6 +54,7 @@ export class SpectralBeamPluginMaterial extends MaterialPluginBase {
   override prepareDefines(defines: MaterialDefines): void {
     defines["SPECTRAL_BEAM"] = true;
     defines[HARDWARE_FILTER_DEFINE] = this.bindings.hardwareFilter;
+    defines[HIGHLIGHT_DEFINE] = this.bindings.highlight;
   }
 
   override isReadyForSubMesh(_defines: MaterialDefines, _scene: Scene, _engine: AbstractEngine, _subMesh: SubMesh): boolean {

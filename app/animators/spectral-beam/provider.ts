@@ -17,7 +17,7 @@ import type { DeformShader } from "../deform-shader";
 import { BINDING_ATTRIBUTES } from "../../tree/geometry";
 import { SpectralBeamTwin, LEAF_TILE, tileFloats, type BranchOverride } from "./twin";
 import { SpectralBeamPluginMaterial, type SpectralBeamBindings } from "./plugin";
-import { BRANCH_SAMPLER, LEAF_SAMPLER, SPECTRAL_BEAM_DECLARATIONS, SPECTRAL_BEAM_FUNCTIONS, UNIFORM_NAMES, HARDWARE_FILTER_DEFINE } from "./spectral-beam.glsl";
+import { BRANCH_SAMPLER, LEAF_SAMPLER, SPECTRAL_BEAM_DECLARATIONS, SPECTRAL_BEAM_FUNCTIONS, UNIFORM_NAMES, HARDWARE_FILTER_DEFINE, POSITION_ONLY_DEFINE } from "./spectral-beam.glsl";
 import { spectralBeamParams, type SpectralBeamParams } from "./params";
 
 export type { SpectralBeamParams } from "./params";
@@ -45,6 +45,7 @@ export class SpectralBeamAnimator implements Animator<SpectralBeamParams> {
   readonly branches: BranchEditor;
   private readonly bindings: SpectralBeamBindings;
   private readonly depthMaterials: ShaderMaterial[] = [];
+  private readonly plugins: SpectralBeamPluginMaterial[] = [];
   private readonly undoShadows: (() => void)[] = [];
   private readonly ctx: AnimatorContext;
   private readonly tips: Float32Array;
@@ -64,6 +65,7 @@ export class SpectralBeamAnimator implements Animator<SpectralBeamParams> {
       branchTexture: floatTexture(twin.branchData, twin.textureWidth, twin.textureHeight, ctx.scene, "spectral-beam branches"),
       leafTexture: floatTexture(leafTile(twin), twin.motionSize, twin.motionSize, ctx.scene, "spectral-beam leaf motion", hardwareFilter),
       hardwareFilter,
+      highlight: false,
       uniforms: twin.uniforms,
     };
     this.branchVersion = twin.branchVersion;
@@ -75,6 +77,7 @@ export class SpectralBeamAnimator implements Animator<SpectralBeamParams> {
         { name: BINDING_ATTRIBUTES.branchIndex, size: 1 }, { name: BINDING_ATTRIBUTES.wVector, size: 4 },
         { name: BINDING_ATTRIBUTES.leafFrame, size: 4 }, { name: BINDING_ATTRIBUTES.leafCoord, size: 2 },
       ],
+      depthDefines: [POSITION_ONLY_DEFINE],
       uniforms: UNIFORM_NAMES,
       uniformData: twin.uniforms,
       textures: () => ({ [BRANCH_SAMPLER]: this.bindings.branchTexture, [LEAF_SAMPLER]: this.bindings.leafTexture }),
@@ -82,7 +85,7 @@ export class SpectralBeamAnimator implements Animator<SpectralBeamParams> {
     };
     this.materials = tree.parts.map((part) => {
       const m = copyStandardMaterial(part.material, `spectral-beam ${part.role}`, ctx.scene);
-      new SpectralBeamPluginMaterial(m, this.bindings);
+      this.plugins.push(new SpectralBeamPluginMaterial(m, this.bindings));
       part.mesh.material = m;
       const alpha = m.needAlphaTesting() && m.diffuseTexture ? { texture: m.diffuseTexture, cutOff: m.alphaCutOff } : null;
       this.undoShadows.push(deformedShadows(ctx.scene, part.mesh, () => {
@@ -96,6 +99,10 @@ export class SpectralBeamAnimator implements Animator<SpectralBeamParams> {
       select: (b) => {
         if (b >= twin.branchCount) throw new RangeError(`branch must be from 0 to ${twin.branchCount - 1} (or -1 for none); got ${b}`);
         twin.select(b < 0 ? -1 : b);
+        if (this.bindings.highlight !== b >= 0) {
+          this.bindings.highlight = b >= 0;
+          for (const p of this.plugins) p.refreshDefines();
+        }
         this.upload();
       },
       selected: () => twin.selected,

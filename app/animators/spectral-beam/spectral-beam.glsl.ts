@@ -23,6 +23,12 @@ ${UNIFORM_NAMES.map((n) => `uniform vec4 ${n};`).join("\n")}
 /** Defined when the leaf texture is sampled LINEAR with REPEAT (float textures need
  *  OES_texture_float_linear); otherwise the same bilinear filter is written out with texelFetch. */
 export const HARDWARE_FILTER_DEFINE = "SB_HARDWARE_FILTER";
+/** Defined in the shadow-depth pass: the branches' bends only, no leaf flutter and no normals (the
+ *  normal only biases the shadow map, the rest normal does that as well; a fluttering leaf's shadow
+ *  is lost in the filtered shadow map), as Habel 2009 §8's "simplified" mode. */
+export const POSITION_ONLY_DEFINE = "SB_POSITION_ONLY";
+/** Defined while a branch is selected: the selection's highlight costs nothing otherwise. */
+export const HIGHLIGHT_DEFINE = "SB_HIGHLIGHT";
 
 /** The functions; need the samplers and sbU0..sbU7 declared. */
 export const SPECTRAL_BEAM_FUNCTIONS = /* glsl */ `
@@ -94,7 +100,9 @@ float sbArcLengthPosition(float x, float a, float c2, float c4) {
 void sbLeafBend(inout vec3 p, inout vec3 n, vec3 t, vec3 r, vec3 nr, float x, float A, float size) {
   float s = sqrt(1.0 + A * A);
   p += (size * x * (1.0 / s - 1.0)) * t + (size * x * A / s) * r;
+#ifndef ${POSITION_ONLY_DEFINE}
   n -= A * dot(nr, n) * t;
+#endif
 }
 
 // The whole deformation: leaves flutter (§7), then the ancestors (Δ_b, N_b, composed per branch
@@ -105,6 +113,7 @@ void sbDeform(inout vec3 p, inout vec3 n, float branchIndexF, vec4 w, vec4 leafF
     p = vec3(0.0); // leafless: the leaf collapses, its triangles draw nothing
     return;
   }
+#ifndef ${POSITION_ONLY_DEFINE}
   if (leafFrame.w > 0.0 && sbU2.y > 0.0) {
     vec3 n0 = n;
     vec3 bl = leafFrame.xyz;
@@ -122,6 +131,7 @@ void sbDeform(inout vec3 p, inout vec3 n, float branchIndexF, vec4 w, vec4 leafF
     sbLeafBend(p, n, bl, n0, n0, leafCoord.y, mf * tanh(sbU2.y * amp.x / mf), size);
     sbLeafBend(p, n, bl, tl, tl, leafCoord.y, mf * tanh(${IN_PLANE_FLUTTER.toFixed(4)} * sbU2.y * amp.z / mf), size);
   }
+#endif
   ivec2 o = sbBranchBase(b);
   vec4 t0 = texelFetch(${BRANCH_SAMPLER}, o, 0);
   vec4 t1 = texelFetch(${BRANCH_SAMPLER}, o + ivec2(1, 0), 0);
@@ -130,17 +140,21 @@ void sbDeform(inout vec3 p, inout vec3 n, float branchIndexF, vec4 w, vec4 leafF
   vec4 t4 = texelFetch(${BRANCH_SAMPLER}, o + ivec2(4, 0), 0);
   vec3 t = t0.xyz, r = t1.xyz, s = t2.xyz;
   float L = t0.w, c2 = t1.w, c4 = t2.w, Ar = t3.x, As = t3.y;
+#ifndef ${POSITION_ONLY_DEFINE}
   n = vec3(dot(texelFetch(${BRANCH_SAMPLER}, o + ivec2(5, 0), 0).xyz, n),           // eq. 23, ancestors
            dot(texelFetch(${BRANCH_SAMPLER}, o + ivec2(6, 0), 0).xyz, n),
            dot(texelFetch(${BRANCH_SAMPLER}, o + ivec2(7, 0), 0).xyz, n));
+#endif
   float x = w[int(t3.z + 0.5)];
   float y = sbU0.z > 0.5 ? sbArcLengthPosition(x, sqrt(Ar * Ar + As * As), c2, c4) : x;   // eq. 21
   float y2 = y * y;
   float P = y2 * (c2 + c4 * y2);                                                        // eq. 7
   float dP = y * (2.0 * c2 + 4.0 * c4 * y2);
   p += t4.xyz + (L * (y - x)) * t + (L * Ar * P) * r + (L * As * P) * s;                 // eq. 20
+#ifndef ${POSITION_ONLY_DEFINE}
   float gr = Ar * dP, gs = As * dP;                                                     // eq. 13
   n -= (gr * dot(r, n) + gs * dot(s, n)) * t;                                           // eq. 23
+#endif
 }
 `;
 
@@ -153,7 +167,9 @@ attribute float branchIndex;
 attribute vec4 wVector;
 attribute vec4 leafFrame;
 attribute vec2 leafCoord;
+#ifdef ${HIGHLIGHT_DEFINE}
 varying float sbHighlight;
+#endif
 vec3 sbNormal;
 ${SPECTRAL_BEAM_FUNCTIONS}
 `;
@@ -165,7 +181,9 @@ sbNormal = normalUpdated;
 sbNormal = vec3(0.0, 1.0, 0.0);
 #endif
 sbDeform(positionUpdated, sbNormal, branchIndex, wVector, leafFrame, leafCoord);
+#ifdef ${HIGHLIGHT_DEFINE}
 sbHighlight = texelFetch(${BRANCH_SAMPLER}, sbBranchBase(int(floor(branchIndex + 0.5))) + ivec2(3, 0), 0).w;
+#endif
 `;
 
 export const SPECTRAL_BEAM_UPDATE_NORMAL = /* glsl */ `
@@ -175,10 +193,14 @@ normalUpdated = normalize(sbNormal);
 `;
 
 export const SPECTRAL_BEAM_FRAGMENT_DEFINITIONS = /* glsl */ `
+#ifdef ${HIGHLIGHT_DEFINE}
 varying float sbHighlight;
+#endif
 `;
 
 /** The selected branch glows orange (Fig. 11's selection). */
 export const SPECTRAL_BEAM_FRAGMENT_BEFORE_FRAGCOLOR = /* glsl */ `
+#ifdef ${HIGHLIGHT_DEFINE}
 color.rgb = mix(color.rgb, vec3(1.0, 0.45, 0.05), 0.7 * sbHighlight);
+#endif
 `;

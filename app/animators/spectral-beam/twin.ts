@@ -156,6 +156,8 @@ export class SpectralBeamTwin {
   private readonly levelOf: Uint8Array;
   private readonly mass: Float64Array;
   private readonly loadWidth: Float64Array;
+  /** The load width with leaves: c2 and c4 are built on it; leafless scales the amplitude instead. */
+  private readonly referenceLoad: Float64Array;
   private readonly direction: Float64Array;
   private readonly start: Float64Array;
   private readonly stiffnessOverride: Float64Array;
@@ -211,6 +213,7 @@ export class SpectralBeamTwin {
     this.olderA = new Float64Array(2 * n);
     this.easeOffset = new Float64Array(2 * n);
     this.loadWidth = new Float64Array(n);
+    this.referenceLoad = new Float64Array(n);
     this.direction = new Float64Array(2 * n);
     this.start = new Float64Array(2 * n);
     this.stiffnessOverride = new Float64Array(n).fill(1);
@@ -262,7 +265,7 @@ export class SpectralBeamTwin {
     const s = this.skeleton;
     const L = Math.max(1e-3, s.branchLength[b]);
     const s1 = Math.max(1e-4, s.branchRootRadius[b]);
-    return (DRAG_COEFFICIENT * this.loadWidth[b] * L * L * L) / (s1 * s1 * s1 * s1);
+    return (DRAG_COEFFICIENT * this.referenceLoad[b] * L * L * L) / (s1 * s1 * s1 * s1);
   }
 
   /** LEVEL_SWAY: each level's median tip deflection at the reference wind, with leaves. */
@@ -270,6 +273,7 @@ export class SpectralBeamTwin {
     const leafless = this.params.leafless;
     this.params.leafless = false;
     this.computeLoads();
+    this.referenceLoad.set(this.loadWidth);
     this.params.leafless = leafless;
     const byLevel: number[][] = [[], [], [], []];
     for (let b = 0; b < this.branchCount; b++) {
@@ -329,7 +333,8 @@ export class SpectralBeamTwin {
     const d = this.branchData, p = this.params;
     // The stiffness scales the amplitude (texel 8.w) rather than c2, c4, so a change eases in (compose).
     const compliance = this.rawCompliance(b) * this.levelScale[this.levelOf[b]];
-    d[branchTexel(b, 8) + 3] = 1 / (p.stiffness * this.stiffnessOverride[b]);
+    // The load (eq. 1's F) and the stiffness scale the amplitude: deflection goes as F / E (eq. 25).
+    d[branchTexel(b, 8) + 3] = this.loadWidth[b] / this.referenceLoad[b] / (p.stiffness * this.stiffnessOverride[b]);
     const { c2, c4 } = this.fit(this.skeleton.branchTaperRatio[b]);
     const o1 = branchTexel(b, 1), o2 = branchTexel(b, 2), o8 = branchTexel(b, 8);
     d[o1 + 3] = c2 * compliance;
@@ -659,7 +664,7 @@ export class SpectralBeamTwin {
         const slot = Math.round(d[o5 + 3]);
         this.lookup(slot >> 1, d[o6 + 3] + d[o8] * time, d[o7 + 3] + d[o8 + 1] * time, smp);
         const ch = 2 * (slot & 1);
-        const soft = d[o8 + 3]; // 1 / stiffness: deflection goes as 1 / E (eq. 25)
+        const soft = d[o8 + 3]; // load / stiffness relative to the reference: deflection goes as F / E (eq. 25)
         Ar = soft * (turb * smp[ch] + mean * (d[o + 4] * wdx + d[o + 5] * wdy + d[o + 6] * wdz));
         As = soft * (turb * smp[ch + 1] + mean * (d[o + 8] * wdx + d[o + 9] * wdy + d[o + 10] * wdz));
 
