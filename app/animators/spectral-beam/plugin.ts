@@ -17,7 +17,7 @@ import { ShaderLanguage } from "@babylonjs/core/Materials/shaderLanguage";
 import { BINDING_ATTRIBUTES } from "../../tree/geometry";
 import {
   BRANCH_SAMPLER, LEAF_SAMPLER, SPECTRAL_BEAM_FRAGMENT_BEFORE_FRAGCOLOR, SPECTRAL_BEAM_FRAGMENT_DEFINITIONS,
-  SPECTRAL_BEAM_UPDATE_NORMAL, SPECTRAL_BEAM_UPDATE_POSITION, SPECTRAL_BEAM_VERTEX_DEFINITIONS, UNIFORM_NAMES, HARDWARE_FILTER_DEFINE, HIGHLIGHT_DEFINE,
+  SPECTRAL_BEAM_UPDATE_NORMAL, SPECTRAL_BEAM_UPDATE_POSITION, SPECTRAL_BEAM_VERTEX_DEFINITIONS, UNIFORM_NAMES, HARDWARE_FILTER_DEFINE, HIGHLIGHT_DEFINE, LEAVES_DEFINE,
 } from "./spectral-beam.glsl";
 
 /** Where the plugin reads its textures and uniforms (owned by the animator). */
@@ -33,8 +33,9 @@ export interface SpectralBeamBindings {
 }
 
 export class SpectralBeamPluginMaterial extends MaterialPluginBase {
-  constructor(material: Material, private readonly bindings: SpectralBeamBindings) {
-    super(material, "SpectralBeam", 200, { SPECTRAL_BEAM: false, [HARDWARE_FILTER_DEFINE]: false, [HIGHLIGHT_DEFINE]: false });
+  /** `leaves`: the material draws leaf cards (their attributes and the flutter are compiled in). */
+  constructor(material: Material, private readonly bindings: SpectralBeamBindings, private readonly leaves: boolean) {
+    super(material, "SpectralBeam", 200, { SPECTRAL_BEAM: false, [HARDWARE_FILTER_DEFINE]: false, [HIGHLIGHT_DEFINE]: false, [LEAVES_DEFINE]: false });
     this._enable(true);
   }
 
@@ -55,6 +56,7 @@ export class SpectralBeamPluginMaterial extends MaterialPluginBase {
     defines["SPECTRAL_BEAM"] = true;
     defines[HARDWARE_FILTER_DEFINE] = this.bindings.hardwareFilter;
     defines[HIGHLIGHT_DEFINE] = this.bindings.highlight;
+    defines[LEAVES_DEFINE] = this.leaves;
   }
 
   override isReadyForSubMesh(_defines: MaterialDefines, _scene: Scene, _engine: AbstractEngine, _subMesh: SubMesh): boolean {
@@ -62,7 +64,8 @@ export class SpectralBeamPluginMaterial extends MaterialPluginBase {
   }
 
   override getAttributes(attributes: string[], _scene: Scene, _mesh: AbstractMesh): void {
-    attributes.push(BINDING_ATTRIBUTES.branchIndex, BINDING_ATTRIBUTES.wVector, BINDING_ATTRIBUTES.leafFrame, BINDING_ATTRIBUTES.leafCoord);
+    attributes.push(BINDING_ATTRIBUTES.branchIndex, BINDING_ATTRIBUTES.wVector);
+    if (this.leaves) attributes.push(BINDING_ATTRIBUTES.leafFrame, BINDING_ATTRIBUTES.leafCoord);
   }
 
   override getSamplers(samplers: string[]): void {

@@ -17,7 +17,7 @@ import type { DeformShader } from "../deform-shader";
 import { BINDING_ATTRIBUTES } from "../../tree/geometry";
 import { SpectralBeamTwin, LEAF_TILE, tileFloats, type BranchOverride } from "./twin";
 import { SpectralBeamPluginMaterial, type SpectralBeamBindings } from "./plugin";
-import { BRANCH_SAMPLER, LEAF_SAMPLER, SPECTRAL_BEAM_DECLARATIONS, SPECTRAL_BEAM_FUNCTIONS, UNIFORM_NAMES, HARDWARE_FILTER_DEFINE, POSITION_ONLY_DEFINE } from "./spectral-beam.glsl";
+import { BRANCH_SAMPLER, LEAF_SAMPLER, SPECTRAL_BEAM_DECLARATIONS, SPECTRAL_BEAM_FUNCTIONS, UNIFORM_NAMES, HARDWARE_FILTER_DEFINE, POSITION_ONLY_DEFINE, LEAVES_DEFINE } from "./spectral-beam.glsl";
 import { spectralBeamParams, type SpectralBeamParams } from "./params";
 
 export type { SpectralBeamParams } from "./params";
@@ -71,7 +71,7 @@ export class SpectralBeamAnimator implements Animator<SpectralBeamParams> {
     this.branchVersion = twin.branchVersion;
     this.atlasVersion = twin.atlasVersion;
     this.deformShader = {
-      glsl: `${hardwareFilter ? `#define ${HARDWARE_FILTER_DEFINE}\n` : ""}${SPECTRAL_BEAM_DECLARATIONS}\n${SPECTRAL_BEAM_FUNCTIONS}`,
+      glsl: `#define ${LEAVES_DEFINE}\n${hardwareFilter ? `#define ${HARDWARE_FILTER_DEFINE}\n` : ""}${SPECTRAL_BEAM_DECLARATIONS}\n${SPECTRAL_BEAM_FUNCTIONS}`,
       call: `sbDeform(p, n, ${BINDING_ATTRIBUTES.branchIndex}, ${BINDING_ATTRIBUTES.wVector}, ${BINDING_ATTRIBUTES.leafFrame}, ${BINDING_ATTRIBUTES.leafCoord});`,
       attributes: [
         { name: BINDING_ATTRIBUTES.branchIndex, size: 1 }, { name: BINDING_ATTRIBUTES.wVector, size: 4 },
@@ -85,7 +85,7 @@ export class SpectralBeamAnimator implements Animator<SpectralBeamParams> {
     };
     this.materials = tree.parts.map((part) => {
       const m = copyStandardMaterial(part.material, `spectral-beam ${part.role}`, ctx.scene);
-      this.plugins.push(new SpectralBeamPluginMaterial(m, this.bindings));
+      this.plugins.push(new SpectralBeamPluginMaterial(m, this.bindings, part.role === "leaves"));
       part.mesh.material = m;
       const alpha = m.needAlphaTesting() && m.diffuseTexture ? { texture: m.diffuseTexture, cutOff: m.alphaCutOff } : null;
       this.undoShadows.push(deformedShadows(ctx.scene, part.mesh, () => {

@@ -29,6 +29,9 @@ export const HARDWARE_FILTER_DEFINE = "SB_HARDWARE_FILTER";
 export const POSITION_ONLY_DEFINE = "SB_POSITION_ONLY";
 /** Defined while a branch is selected: the selection's highlight costs nothing otherwise. */
 export const HIGHLIGHT_DEFINE = "SB_HIGHLIGHT";
+/** Defined for a mesh that has leaves: without it the leaf attributes and the flutter code are
+ *  left out (the bark reads six floats less per vertex and skips the leaf code). */
+export const LEAVES_DEFINE = "SB_LEAVES";
 
 /** The functions; need the samplers and sbU0..sbU7 declared. */
 export const SPECTRAL_BEAM_FUNCTIONS = /* glsl */ `
@@ -109,6 +112,7 @@ void sbLeafBend(inout vec3 p, inout vec3 n, vec3 t, vec3 r, vec3 nr, float x, fl
 // from the trunk down) and the branch's own bend at the vertex's x (eqs. 20-23).
 void sbDeform(inout vec3 p, inout vec3 n, float branchIndexF, vec4 w, vec4 leafFrame, vec2 leafCoord) {
   int b = int(floor(branchIndexF + 0.5));
+#ifdef ${LEAVES_DEFINE}
   if (leafFrame.w > 0.0 && sbU2.w > 0.5) {
     p = vec3(0.0); // leafless: the leaf collapses, its triangles draw nothing
     return;
@@ -131,6 +135,7 @@ void sbDeform(inout vec3 p, inout vec3 n, float branchIndexF, vec4 w, vec4 leafF
     sbLeafBend(p, n, bl, n0, n0, leafCoord.y, mf * tanh(sbU2.y * amp.x / mf), size);
     sbLeafBend(p, n, bl, tl, tl, leafCoord.y, mf * tanh(${IN_PLANE_FLUTTER.toFixed(4)} * sbU2.y * amp.z / mf), size);
   }
+#endif
 #endif
   ivec2 o = sbBranchBase(b);
   vec4 t0 = texelFetch(${BRANCH_SAMPLER}, o, 0);
@@ -165,8 +170,10 @@ uniform highp sampler2D ${BRANCH_SAMPLER};
 uniform highp sampler2D ${LEAF_SAMPLER};
 attribute float branchIndex;
 attribute vec4 wVector;
+#ifdef ${LEAVES_DEFINE}
 attribute vec4 leafFrame;
 attribute vec2 leafCoord;
+#endif
 #ifdef ${HIGHLIGHT_DEFINE}
 varying float sbHighlight;
 #endif
@@ -180,7 +187,11 @@ sbNormal = normalUpdated;
 #else
 sbNormal = vec3(0.0, 1.0, 0.0);
 #endif
+#ifdef ${LEAVES_DEFINE}
 sbDeform(positionUpdated, sbNormal, branchIndex, wVector, leafFrame, leafCoord);
+#else
+sbDeform(positionUpdated, sbNormal, branchIndex, wVector, vec4(0.0), vec2(0.0));
+#endif
 #ifdef ${HIGHLIGHT_DEFINE}
 sbHighlight = texelFetch(${BRANCH_SAMPLER}, sbBranchBase(int(floor(branchIndex + 0.5))) + ivec2(3, 0), 0).w;
 #endif
