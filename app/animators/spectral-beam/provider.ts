@@ -70,26 +70,34 @@ export class SpectralBeamAnimator implements Animator<SpectralBeamParams> {
     };
     this.branchVersion = twin.branchVersion;
     this.atlasVersion = twin.atlasVersion;
-    this.deformShader = {
-      glsl: `#define ${LEAVES_DEFINE}\n${hardwareFilter ? `#define ${HARDWARE_FILTER_DEFINE}\n` : ""}${SPECTRAL_BEAM_DECLARATIONS}\n${SPECTRAL_BEAM_FUNCTIONS}`,
-      call: `sbDeform(p, n, ${BINDING_ATTRIBUTES.branchIndex}, ${BINDING_ATTRIBUTES.wVector}, ${BINDING_ATTRIBUTES.leafFrame}, ${BINDING_ATTRIBUTES.leafCoord});`,
+    // The shader for the GPU check and the leaves' shadows; the bark's shadows leave the leaf
+    // attributes and code out (as its visible material does, SB_LEAVES).
+    const shader = (leaves: boolean): DeformShader => ({
+      glsl: `${leaves ? `#define ${LEAVES_DEFINE}\n` : ""}${hardwareFilter ? `#define ${HARDWARE_FILTER_DEFINE}\n` : ""}${SPECTRAL_BEAM_DECLARATIONS}\n${SPECTRAL_BEAM_FUNCTIONS}`,
+      call: leaves
+        ? `sbDeform(p, n, ${BINDING_ATTRIBUTES.branchIndex}, ${BINDING_ATTRIBUTES.wVector}, ${BINDING_ATTRIBUTES.leafFrame}, ${BINDING_ATTRIBUTES.leafCoord});`
+        : `sbDeform(p, n, ${BINDING_ATTRIBUTES.branchIndex}, ${BINDING_ATTRIBUTES.wVector}, vec4(0.0), vec2(0.0));`,
       attributes: [
         { name: BINDING_ATTRIBUTES.branchIndex, size: 1 }, { name: BINDING_ATTRIBUTES.wVector, size: 4 },
-        { name: BINDING_ATTRIBUTES.leafFrame, size: 4 }, { name: BINDING_ATTRIBUTES.leafCoord, size: 2 },
+        ...(leaves ? [{ name: BINDING_ATTRIBUTES.leafFrame, size: 4 as const }, { name: BINDING_ATTRIBUTES.leafCoord, size: 2 as const }] : []),
       ],
       depthDefines: [POSITION_ONLY_DEFINE],
       uniforms: UNIFORM_NAMES,
       uniformData: twin.uniforms,
       textures: () => ({ [BRANCH_SAMPLER]: this.bindings.branchTexture, [LEAF_SAMPLER]: this.bindings.leafTexture }),
-      twin: (position, normal, a, out) => twin.deformVertex(position, normal, a[0][0], a[1], a[2], a[3], out),
-    };
+      twin: leaves
+        ? (position, normal, a, out) => twin.deformVertex(position, normal, a[0][0], a[1], a[2], a[3], out)
+        : (position, normal, a, out) => twin.deformVertex(position, normal, a[0][0], a[1], NO_LEAF, NO_COORD, out),
+    });
+    this.deformShader = shader(true);
+    const barkShader = shader(false);
     this.materials = tree.parts.map((part) => {
       const m = copyStandardMaterial(part.material, `spectral-beam ${part.role}`, ctx.scene);
       this.plugins.push(new SpectralBeamPluginMaterial(m, this.bindings, part.role === "leaves"));
       part.mesh.material = m;
       const alpha = m.needAlphaTesting() && m.diffuseTexture ? { texture: m.diffuseTexture, cutOff: m.alphaCutOff } : null;
       this.undoShadows.push(deformedShadows(ctx.scene, part.mesh, () => {
-        const depth = deformDepthMaterial(`spectral-beam ${part.role} depth`, ctx.scene, this.deformShader, alpha, m.backFaceCulling);
+        const depth = deformDepthMaterial(`spectral-beam ${part.role} depth`, ctx.scene, part.role === "leaves" ? this.deformShader : barkShader, alpha, m.backFaceCulling);
         this.depthMaterials.push(depth);
         return depth;
       }));
@@ -194,6 +202,9 @@ export class SpectralBeamAnimator implements Animator<SpectralBeamParams> {
     this.bindings.leafTexture.dispose();
   }
 }
+
+const NO_LEAF = [0, 0, 0, 0];
+const NO_COORD = [0, 0];
 
 function round(x: number, digits: number): number {
   const k = 10 ** digits;
