@@ -110,6 +110,22 @@ export function branchWBase(s: TreeSkeleton): Float32Array {
   return out;
 }
 
+/**
+ * The w-vector of one skeleton node, as a vertex on it carries it (see BINDING_ATTRIBUTES.wVector):
+ * its own normalised x at its level, the attachment positions along its ancestors below; a node of
+ * a branch deeper than level 3 keeps only its level 0..3 ancestors' components. Writes 4 values.
+ */
+export function nodeWVector(s: TreeSkeleton, node: number, out: Float64Array | number[]): void {
+  out[0] = out[1] = out[2] = out[3] = 0;
+  let b = s.nodeBranch[node];
+  if (s.branchLevel[b] < 4) out[s.branchLevel[b]] = s.nodeX[node];
+  while (s.branchParent[b] >= 0) {
+    const parent = s.branchParent[b];
+    if (s.branchLevel[parent] < 4) out[s.branchLevel[parent]] = clamp01(s.branchParentX[b]);
+    b = parent;
+  }
+}
+
 export function buildTreeGeometry(skeleton: TreeSkeleton, options: GeometryOptions = {}): TreeGeometry {
   const trunkSegments = Math.max(MIN_SEGMENTS, Math.floor(options.radialSegments ?? 8));
   const subdiv = Math.max(0, Math.floor(options.subdivisions ?? 0));

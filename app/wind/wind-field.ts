@@ -512,6 +512,11 @@ export class WindField {
     return { ...this.s };
   }
 
+  /** The mean speed setting, m/s, without copying the settings (for per-frame readers). */
+  get meanSpeed(): number {
+    return this.s.speed;
+  }
+
   /** Changes settings; throws a RangeError naming the range on an unknown key or out-of-range value. */
   set(patch: Partial<WindSettings>): void {
     const p = validatePatch("wind", WIND_PARAMS, patch as Record<string, unknown>);

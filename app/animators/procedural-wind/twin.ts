@@ -8,6 +8,7 @@
  */
 import type { Rng } from "../../math/rng";
 import type { TreeSkeleton } from "../../tree/skeleton";
+import { nodeWVector } from "../../tree/geometry";
 import type { WindGpuState } from "../../wind/wind-field";
 import type { ProceduralWindParams } from "./params";
 
@@ -487,17 +488,9 @@ export class ProceduralWindTwin {
     out[3] = tmp[0]; out[4] = tmp[1]; out[5] = tmp[2];
   }
 
-  /** The w-vector of a skeleton node (Habel 2009 §3): its own x, then where each ancestor holds the chain. */
+  /** The w-vector of a skeleton node (Habel 2009 §3), as the geometry binds it (tree/geometry.ts). */
   nodeWVector(node: number, out: Float64Array | number[]): void {
-    const s = this.skeleton;
-    out[0] = out[1] = out[2] = out[3] = 0;
-    let b = s.nodeBranch[node];
-    out[Math.min(3, s.branchLevel[b])] = s.nodeX[node];
-    while (s.branchParent[b] >= 0) {
-      const parent = s.branchParent[b];
-      out[Math.min(3, s.branchLevel[parent])] = s.branchParentX[b];
-      b = parent;
-    }
+    nodeWVector(this.skeleton, node, out);
   }
 
   /** Deformed tree-local position of branch b's tip node, into out[o..o+2]. No allocation. */

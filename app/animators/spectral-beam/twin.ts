@@ -14,19 +14,21 @@
  */
 import type { Rng } from "../../math/rng";
 import type { TreeSkeleton } from "../../tree/skeleton";
+import { nodeWVector } from "../../tree/geometry";
 import type { WindGpuState } from "../../wind/wind-field";
 import { fitBeam } from "./beam";
 import { arcLengthPosition } from "./length-correction";
 import {
   branchMasses, branchMotionSpectrum, isNearRational, leafMetresPerUnit, leafMotionSpectrum, resonanceFrequency,
-  synthesizeMotionField, trajectoryDirection, trajectorySpeed,
+  sampleWrapped, synthesizeMotionField, trajectoryDirection, trajectorySpeed,
 } from "./motion";
 import type { SpectralBeamParams } from "./params";
 
 /** What the twin needs of the WindField: the state the GPU gets, and the settings' mean speed. */
 export interface WindSource {
   gpuState(t: number, out: WindGpuState): unknown;
-  settings(): { speed: number };
+  /** The mean wind speed setting, m/s (eq. 14's v_m). */
+  readonly meanSpeed: number;
 }
 
 // ---- branch data texture (Table 2, per branch) --------------------------------------------------
@@ -542,7 +544,7 @@ export class SpectralBeamTwin {
    * work. No allocation unless textures are being rebuilt.
    */
   update(t: number, wind: WindSource): void {
-    const speed = wind.settings().speed;
+    const speed = wind.meanSpeed;
     if (speed !== this.textureSpeed) {
       // eq. 14 depends on the mean speed: reshape the textures (same G, no jump).
       this.textureSpeed = speed;
@@ -732,19 +734,8 @@ export class SpectralBeamTwin {
 
   /** Bilinear, wrapped lookup of texel row `tile` of the atlas at (u, v) texture units, 4 channels. */
   private lookup(tile: number, u: number, v: number, out: Float64Array): void {
-    const size = this.motionSize, atlas = this.motionAtlas;
-    const x = Math.fround(u * size - 0.5), y = Math.fround(v * size - 0.5);
-    const fx0 = Math.floor(x), fy0 = Math.floor(y);
-    const fx = x - fx0, fy = y - fy0;
-    const i0 = ((fx0 % size) + size) % size, j0 = ((fy0 % size) + size) % size;
-    const i1 = (i0 + 1) % size, j1 = (j0 + 1) % size;
-    const r0 = (tile * size + j0) * size, r1 = (tile * size + j1) * size;
-    const a = 4 * (r0 + i0), b = 4 * (r0 + i1), c = 4 * (r1 + i0), d = 4 * (r1 + i1);
-    for (let k = 0; k < 4; k++) {
-      const top = atlas[a + k] + (atlas[b + k] - atlas[a + k]) * fx;
-      const bottom = atlas[c + k] + (atlas[d + k] - atlas[c + k]) * fx;
-      out[k] = top + (bottom - top) * fy;
-    }
+    const size = this.motionSize, base = tileFloats(size) * tile;
+    for (let k = 0; k < 4; k++) out[k] = sampleWrapped(this.motionAtlas, size, 4, base + k, u, v);
   }
 
   /**
@@ -846,17 +837,9 @@ export class SpectralBeamTwin {
     out[0] = px; out[1] = py; out[2] = pz; out[3] = nx; out[4] = ny; out[5] = nz;
   }
 
-  /** The w-vector of a skeleton node (§3): its own x, then where each ancestor holds the chain. */
-  nodeWVector(node: number, out: Float64Array): void {
-    const s = this.skeleton;
-    out[0] = out[1] = out[2] = out[3] = 0;
-    let b = s.nodeBranch[node];
-    if (s.branchLevel[b] < 4) out[s.branchLevel[b]] = s.nodeX[node];
-    while (s.branchParent[b] >= 0) {
-      const parent = s.branchParent[b];
-      if (s.branchLevel[parent] < 4) out[s.branchLevel[parent]] = s.branchParentX[b];
-      b = parent;
-    }
+  /** The w-vector of a skeleton node (Habel 2009 §3), as the geometry binds it (tree/geometry.ts). */
+  nodeWVector(node: number, out: Float64Array | number[]): void {
+    nodeWVector(this.skeleton, node, out);
   }
 
   /** Deformed tree-local position of branch b's tip node into out[o..o+2]. No allocation. */

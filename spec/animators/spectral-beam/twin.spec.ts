@@ -622,6 +622,22 @@ describe("spectral-beam twin (Habel 2009)", () => {
       return { tw, pending, dragged, natural };
     }
 
+    it.each([0, 1, 2, 3])("damping%p rebuilds only its own level's motion texture, with that damping ratio", (level) => {
+      const tw = twin();
+      const w = wind({ speed: 8 });
+      tw.update(0.1, w);
+      const before = Array.from(tw.slotDamping);
+      const key = `damping${level}` as "damping0" | "damping1" | "damping2" | "damping3";
+      const value = tw.parameters[key] / 2;
+      tw.setParams({ ...tw.parameters, [key]: value });
+      expect(tw.pendingTextures).toBe(1);
+      tw.update(0.2, w);
+      expect(tw.pendingTextures).toBe(0);
+      // The shared damping (0.5) scales every level by 1: the slot holds the declared ratio.
+      expect(tw.slotDamping[level]).toBeCloseTo(value, 12);
+      for (let l = 0; l < 4; l++) if (l !== level) expect(tw.slotDamping[l]).toBe(before[l]);
+    });
+
     it("dragging the damping slider rebuilds the level textures and reshapes the motion without a hitch", () => {
       const { tw, pending, dragged, natural } = drag(100);
       expect(tw.parameters.damping).toBe(0.9);
