@@ -8,6 +8,7 @@ import { Panel } from "./ui/panel";
 import { compareGpuWithTwin } from "./animators/gpu-twin-check";
 import type { DeformShader } from "./animators/deform-shader";
 import type { TreeInstance } from "./animators/animator";
+import type { RenderMode } from "./sandbox/tree-view";
 
 declare global {
   interface Window {
@@ -28,7 +29,7 @@ function debugHooks(sandbox: Sandbox, panel: Panel) {
     projectToScreen: (xyz: number[]) => sandbox.projectToScreen(xyz),
     panelVisible: () => panel.visible,
     setPanelVisible: (v: boolean) => panel.toggle(v),
-    renderMode: (mode?: "shaded" | "wireframe" | "skeleton") => {
+    renderMode: (mode?: RenderMode) => {
       if (mode) sandbox.setRenderMode(mode);
       return sandbox.renderMode;
     },

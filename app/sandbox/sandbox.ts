@@ -362,7 +362,7 @@ export class Sandbox {
   branchAt(x: number, y: number): number {
     const view = this.view;
     if (!view) return -1;
-    const meshes = new Set<AbstractMesh>(view.parts.map((p) => p.mesh));
+    const meshes = new Set<AbstractMesh>(view.displayedMeshes());
     const hit = this.scene.pick(x, y, (m) => meshes.has(m));
     if (!hit?.hit || !hit.pickedMesh || hit.faceId < 0) return -1;
     const mesh = hit.pickedMesh as Mesh;

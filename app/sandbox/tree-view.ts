@@ -17,12 +17,22 @@ import type { TreeInstance, TreePart } from "../animators/animator";
 import type { TreeSkeleton } from "../tree/skeleton";
 import { BINDING_ATTRIBUTES, buildTreeGeometry, type MeshArrays, type TreeGeometry } from "../tree/geometry";
 import { makeBarkTexture, makeLeafTexture } from "../tree/textures";
+import { FlatShadingPlugin } from "./flat-shading";
+import type { Material as BaseMaterial } from "@babylonjs/core/Materials/material";
+
+/** Bark colour when the bark texture is switched off (the texture's mean). */
+const PLAIN_BARK = new Color3(0.42, 0.33, 0.25);
 
 /** Radius of the tubes that draw the skeleton in "skeleton" render mode, metres. */
 const SKELETON_TUBE_RADIUS = 0.012;
 
-export type RenderMode = "shaded" | "wireframe" | "skeleton";
-export const RENDER_MODES: readonly RenderMode[] = ["shaded", "wireframe", "skeleton"];
+/** Barron §6.3's four ways to draw a tree: smooth-shaded, flat-shaded, wireframe, skeleton. */
+export type RenderMode = "shaded" | "flat" | "wireframe" | "skeleton";
+export const RENDER_MODES: readonly RenderMode[] = ["shaded", "flat", "wireframe", "skeleton"];
+/** What the panel calls each mode. */
+export const RENDER_MODE_LABELS: Readonly<Record<RenderMode, string>> = { shaded: "smooth", flat: "flat", wireframe: "wireframe", skeleton: "skeleton" };
+
+type Role = TreePart["role"];
 
 /** Textures are generated once per scene and shared by every tree built in it. */
 interface SharedTextures {
@@ -102,10 +112,15 @@ export class TreeView implements TreeInstance {
   readonly skeletonMaterial: StandardMaterial;
   readonly parts: readonly TreePart[];
   private mode: RenderMode = "shaded";
+  private barkTextured = true;
+  /** Meshes a method shows in place of a part's own (Barron's skins), by role. */
+  private readonly substitutes = new Map<Role, Mesh>();
+  private readonly barkTexture: Texture;
 
   constructor(readonly skeleton: TreeSkeleton, geometry: TreeGeometry, scene: Scene, parent: TransformNode, private readonly shadows: ShadowGenerator | null) {
     this.geometry = geometry;
     const tex = texturesFor(scene);
+    this.barkTexture = tex.bark;
 
     this.barkMaterial = new StandardMaterial("bark", scene);
     this.barkMaterial.diffuseTexture = tex.bark;
@@ -155,18 +170,89 @@ export class TreeView implements TreeInstance {
     this.applyRenderMode();
   }
 
-  /** Re-applies the mode to whatever materials are on the meshes now (an animator may have swapped them). */
+  get renderMode(): RenderMode {
+    return this.mode;
+  }
+
+  /** Bark texture on (default) or off (plain bark colour): Barron §6.3's texture toggle. */
+  setBarkTexture(on: boolean): void {
+    this.barkTextured = on;
+    this.applyRenderMode();
+  }
+
+  get barkTextureOn(): boolean {
+    return this.barkTextured;
+  }
+
+  /**
+   * A method that draws its own geometry for a part (Barron's spline skins, regenerated every step)
+   * shows `mesh` in the part's place: the part's own mesh is hidden and leaves the shadow map, the
+   * substitute follows the render mode, casts shadows and is picked instead. `null` puts the part's
+   * own mesh back. The method owns (and disposes) the substitute.
+   */
+  substitute(role: Role, mesh: Mesh | null): void {
+    const part = this.parts.find((p) => p.role === role);
+    if (!part) throw new Error(`the tree has no ${role} part`);
+    const old = this.substitutes.get(role);
+    if (old === mesh) return;
+    const casts = role !== "skeleton";
+    if (old) {
+      if (casts) this.shadows?.removeShadowCaster(old, false);
+      old.isVisible = false;
+      this.substitutes.delete(role);
+    }
+    if (mesh) {
+      this.substitutes.set(role, mesh);
+      if (casts) {
+        this.shadows?.removeShadowCaster(part.mesh, false);
+        this.shadows?.addShadowCaster(mesh, false);
+        mesh.receiveShadows = part.mesh.receiveShadows;
+      }
+    } else if (casts) {
+      this.shadows?.addShadowCaster(part.mesh, false);
+    }
+    this.applyRenderMode();
+  }
+
+  /** The mesh shown for a part now: its substitute, or its own. */
+  displayed(role: Role): Mesh | null {
+    return this.substitutes.get(role) ?? this.parts.find((p) => p.role === role)?.mesh ?? null;
+  }
+
+  /** Every mesh shown for the tree now (for picking). */
+  displayedMeshes(): Mesh[] {
+    return this.parts.map((p) => this.substitutes.get(p.role) ?? p.mesh);
+  }
+
+  /** Re-applies the mode to whatever meshes and materials are shown now (a method may have swapped them). */
   applyRenderMode(): void {
     const skeleton = this.mode === "skeleton";
-    this.bark.isVisible = !skeleton;
-    if (this.leaves) this.leaves.isVisible = !skeleton;
-    this.skeletonLines.isVisible = skeleton;
-    for (const m of [this.bark, this.leaves]) {
-      if (m?.material) m.material.wireframe = this.mode === "wireframe";
+    for (const part of this.parts) {
+      const sub = this.substitutes.get(part.role);
+      part.mesh.isVisible = !sub && (part.role === "skeleton" ? skeleton : !skeleton);
+      const shown = sub ?? part.mesh;
+      if (sub) sub.isVisible = part.role === "skeleton" ? skeleton : !skeleton;
+      const m = shown.material;
+      if (!m || part.role === "skeleton") continue;
+      m.wireframe = this.mode === "wireframe";
+      FlatShadingPlugin.on(m).isFlat = this.mode === "flat";
+      if (part.role === "bark") this.applyBarkTexture(m);
+    }
+  }
+
+  private applyBarkTexture(m: BaseMaterial): void {
+    if (!(m instanceof StandardMaterial)) return;
+    if (this.barkTextured) {
+      m.diffuseTexture = this.barkTexture;
+      m.diffuseColor.set(1, 1, 1);
+    } else {
+      m.diffuseTexture = null;
+      m.diffuseColor.copyFrom(PLAIN_BARK);
     }
   }
 
   dispose(): void {
+    for (const role of [...this.substitutes.keys()]) this.substitute(role, null);
     for (const m of [this.bark, this.leaves, this.skeletonLines]) {
       if (!m) continue;
       this.shadows?.removeShadowCaster(m, false);

@@ -17,7 +17,7 @@ import { ScrollViewer } from "@babylonjs/gui/2D/controls/scrollViewers/scrollVie
 import { PointerEventTypes } from "@babylonjs/core/Events/pointerEvents";
 import type { NumberParam, ParamDecl } from "../math/params";
 import { DEPTH_SLIDER_MAX, type Sandbox } from "../sandbox/sandbox";
-import { RENDER_MODES, type RenderMode } from "../sandbox/tree-view";
+import { RENDER_MODE_LABELS, RENDER_MODES, type RenderMode } from "../sandbox/tree-view";
 import { TAPER_PARAM } from "../tree/taper";
 import { TREE_PRESETS } from "../lsystem/presets";
 import { WIND_PARAMS, type WindSettings } from "../wind/wind-field";
@@ -101,7 +101,7 @@ export class Panel {
     this.stack.addControl(this.methodStack);
 
     this.section("View");
-    this.choice("mode", () => RENDER_MODES.map((m) => ({ value: m, label: m })), () => sandbox.renderMode, (m) => this.guard(() => sandbox.setRenderMode(m as RenderMode)));
+    this.choice("mode", () => RENDER_MODES.map((m) => ({ value: m, label: RENDER_MODE_LABELS[m] })), () => sandbox.renderMode, (m) => this.guard(() => sandbox.setRenderMode(m as RenderMode)));
     this.text("Drag to orbit, wheel to zoom.  H hides this panel.", 12, MUTED, 40);
 
     sandbox.addListener({ changed: () => this.sync(), error: (m) => this.showError(m) });
