@@ -1,14 +1,23 @@
 /**
  * One seeded WindField for all methods (ARCHITECTURE.md, "The wind").
  *
- * wind(p, t) = strength(t) d  +  turbulenceAmplitude(t) (u d + v perp + w up)  +  sum of primitives
+ * wind(p, t) = strength(t) d  +  verticalStrength(t) up  +  turbulenceAmplitude(t) (u d + v perp + w up)
+ *              +  sum of primitives
  *
  *  - d = (cos θ, 0, sin θ): the way the wind blows (θ = direction, 0 toward +x, 90 toward +z);
  *    perp = (-d.z, 0, d.x), up = +y.
- *  - strength(t) = speed × modulation(t) × (1 + gust(t)): modulation is smooth seeded value noise
- *    around 1 (periods of tens of seconds, depth ±20%); gust(t) is the envelope of seeded gust
- *    events (rise, hold, fall), peak proportional to the `gust` setting. Gusts are fluctuations of
- *    the mean wind: at speed 0 there is no wind at all, whatever gust and turbulence say.
+ *  - factor(t) = modulation(t) × (1 + gust(t)): modulation is smooth seeded value noise around 1
+ *    (periods of tens of seconds, depth ±20%); gust(t) is the envelope of seeded gust events
+ *    (rise, hold, fall), peak proportional to the `gust` setting. factor does not depend on speed.
+ *  - strength(t) = speed × factor(t), the horizontal mean wind; verticalStrength(t) = vertical ×
+ *    factor(t), the vertical mean wind (updraft > 0): the mean wind is the 3D vector
+ *    (speed d + vertical up) × factor(t), so gusts and the slow modulation scale both components
+ *    alike. Barron's x, y, z wind sliders map onto this: (x, z) = speed d (`speed` and
+ *    `direction` are its polar form) and y = `vertical`. Gusts are fluctuations of the mean wind:
+ *    at speed 0 and vertical 0 there is no wind at all, whatever gust and turbulence say; at
+ *    speed 0 and vertical ≠ 0 the wind blows straight up or down (gusting, modulated).
+ *  - turbulenceAmplitude(t) = turbulence × strength(t): the turbulence scales with the horizontal
+ *    mean wind only (it is carried along d by the horizontal wind, below); a pure updraft has none.
  *  - Turbulence is frozen (Taylor's hypothesis) and carried along with the mean wind:
  *    (u, v, w) is read from a 2D periodic texture (along-wind × cross-wind) that moves
  *    advection(t) = speed × t metres along d. The texture's along-wind spectrum is Habel 2009
@@ -30,7 +39,9 @@
  *      fa = a - i0 (same for c): mix(mix(T[i0,j0], T[i0+1,j0], fa), mix(T[i0,j0+1], T[i0+1,j0+1], fa), fc),
  *      indices mod (width, height). data[(j * width + i) * 4 + 0..3] = (u, v, w, 0): i along the
  *      wind (width texels), j across it (height texels).
- *    wind = s.strength (dirX, 0, dirZ) + s.turbulenceAmplitude (u dirX + v perp.x, w, u dirZ + v perp.z)
+ *    wind = s.strength (dirX, 0, dirZ) + (0, s.vertical, 0)
+ *           + s.turbulenceAmplitude (u dirX + v perp.x, w, u dirZ + v perp.z)
+ *  (s.strength and s.vertical are already modulated and gusted: a shader adds them as they are.)
  *  Wind primitives (vortex, blast; Zioma 2007 §6.3.1) are added by sample() only, outside the
  *  contract: a GPU method that wants them evaluates them itself (they are pure functions too).
  *  The texture keeps its identity when the seed changes: its data is rewritten in place and its
@@ -48,6 +59,8 @@ export type WindSettings = {
   speed: number;
   /** Degrees, 0 to 360: 0 blows toward +x, 90 toward +z. */
   direction: number;
+  /** Mean vertical wind, m/s, -10 to 10 (updraft > 0): the y of Barron's x, y, z wind sliders. */
+  vertical: number;
   /** Turbulence intensity 0 to 1 (standard deviation of the fluctuation over the mean speed). */
   turbulence: number;
   /** Gust strength 0 to 1. */
@@ -63,7 +76,9 @@ export interface WindGpuState {
   dirZ: number;
   /** Mean speed times slow modulation times gust factor at time t, m/s (no turbulence). */
   strength: number;
-  /** Scale of the turbulence texture's values, m/s. */
+  /** Mean vertical wind (+y, updraft > 0) times slow modulation times gust factor at time t, m/s. */
+  vertical: number;
+  /** Scale of the turbulence texture's values, m/s (turbulence × strength: horizontal only). */
   turbulenceAmplitude: number;
   /** Metres the frozen turbulence pattern has travelled along the wind by time t. */
   advection: number;
@@ -86,6 +101,7 @@ export interface TurbulenceTexture {
 export const WIND_PARAMS: ParamSpec<WindSettings> = {
   speed: numberParam("Wind speed", 0, 40, 0.1, 6, "m/s", "Mean wind speed"),
   direction: numberParam("Direction", 0, 360, 1, 0, "deg", "The way the wind blows: 0 toward +x, 90 toward +z"),
+  vertical: numberParam("Vertical wind", -10, 10, 0.1, 0, "m/s", "Mean vertical component (updraft > 0): the y of Barron's x, y, z wind sliders"),
   turbulence: numberParam("Turbulence", 0, 1, 0.01, 0.35, "", "Standard deviation of the along-wind fluctuation over the mean speed (Simiu-Scanlan spectrum, Habel 2009 eq. 14)"),
   gust: numberParam("Gusts", 0, 1, 0.01, 0.3, "", "Peak of the gusts, as a fraction of the mean speed (a few gusts per minute)"),
   seed: numberParam("Seed", 0, 2147483647, 1, 1, "", "Seed of the wind's randomness: same seed, same wind"),
@@ -377,11 +393,11 @@ export function turbulenceAt(tex: TurbulenceTexture, a: number, c: number, out: 
 /** The GPU contract in one pure function: wind velocity (m/s) at (x, z) from a gpuState and the texture. */
 export function windFromGpuState(s: WindGpuState, tex: TurbulenceTexture, x: number, z: number, out: Vec, offset = 0): void {
   const dx = s.dirX, dz = s.dirZ;
-  const amp = s.turbulenceAmplitude, str = s.strength;
+  const amp = s.turbulenceAmplitude, str = s.strength, vert = s.vertical;
   if (amp === 0) {
     // No turbulence (and exact zeros, not -0, in calm air).
     out[offset] = str === 0 ? 0 : str * dx;
-    out[offset + 1] = 0;
+    out[offset + 1] = vert === 0 ? 0 : vert;
     out[offset + 2] = str === 0 ? 0 : str * dz;
     return;
   }
@@ -390,7 +406,7 @@ export function windFromGpuState(s: WindGpuState, tex: TurbulenceTexture, x: num
   turbulenceAt(tex, a, c, lookupScratch, 0);
   const u = lookupScratch[0], v = lookupScratch[1], w = lookupScratch[2];
   out[offset] = str * dx + amp * (u * dx - v * dz);
-  out[offset + 1] = amp * w;
+  out[offset + 1] = vert + amp * w;
   out[offset + 2] = str * dz + amp * (u * dz + v * dx);
 }
 
@@ -466,7 +482,7 @@ export class Blast implements WindPrimitive {
 // ---------------------------------------------------------------------------------------------
 
 export interface WindFieldOptions {
-  /** Slow modulation of strength (default true); false leaves strength = speed × (1 + gust), for analysis. */
+  /** Slow modulation of the mean wind (default true); false leaves strength = speed × (1 + gust) (and vertical alike), for analysis. */
   modulation?: boolean;
   /** Turbulence texture size and resolution (defaults TURBULENCE_WIDTH × TURBULENCE_HEIGHT at TURBULENCE_CELL m). */
   width?: number;
@@ -487,8 +503,8 @@ export class WindField {
   private dirX = 1;
   private dirZ = 0;
   private cacheT = NaN;
-  private cacheStrength = 0;
-  private readonly state: WindGpuState = { dirX: 1, dirZ: 0, strength: 0, turbulenceAmplitude: 0, advection: 0 };
+  private cacheFactor = 0;
+  private readonly state: WindGpuState = { dirX: 1, dirZ: 0, strength: 0, vertical: 0, turbulenceAmplitude: 0, advection: 0 };
 
   constructor(settings: Partial<WindSettings> = DEFAULT_WIND, options: WindFieldOptions = {}) {
     const full = { ...DEFAULT_WIND, ...validatePatch("wind", WIND_PARAMS, settings as Record<string, unknown>) };
@@ -538,18 +554,27 @@ export class WindField {
     this.dirZ = sin(th);
   }
 
-  /** speed × slow modulation(t) × (1 + gust envelope(t)), m/s; pure in t. */
-  strength(t: number): number {
-    if (t === this.cacheT) return this.cacheStrength;
-    const { speed, gust, seed } = this.s;
-    let v = 0;
-    if (speed > 0) {
-      v = speed * (1 + gustEnvelope(seed, gust, t));
-      if (this.modulation) v *= slowModulation(seed, t);
-    }
+  /** slow modulation(t) × (1 + gust envelope(t)), the factor of both mean components; pure in t (cached for the last t). */
+  private factor(t: number): number {
+    if (t === this.cacheT) return this.cacheFactor;
+    const { gust, seed } = this.s;
+    let f = 1 + gustEnvelope(seed, gust, t);
+    if (this.modulation) f *= slowModulation(seed, t);
     this.cacheT = t;
-    this.cacheStrength = v;
-    return v;
+    this.cacheFactor = f;
+    return f;
+  }
+
+  /** Horizontal mean wind: speed × slow modulation(t) × (1 + gust envelope(t)), m/s; pure in t. Exactly 0 at speed 0. */
+  strength(t: number): number {
+    const speed = this.s.speed;
+    return speed > 0 ? speed * this.factor(t) : 0;
+  }
+
+  /** Vertical mean wind (+y): vertical × slow modulation(t) × (1 + gust envelope(t)), m/s; pure in t. Exactly 0 at vertical 0. */
+  verticalStrength(t: number): number {
+    const vertical = this.s.vertical;
+    return vertical === 0 ? 0 : vertical * this.factor(t);
   }
 
   /** The gust envelope at t (fraction of the mean speed), for plots. */
@@ -568,6 +593,7 @@ export class WindField {
     out.dirX = this.dirX;
     out.dirZ = this.dirZ;
     out.strength = str;
+    out.vertical = this.verticalStrength(t);
     out.turbulenceAmplitude = this.s.turbulence * str;
     out.advection = this.s.speed * t;
     return out;

@@ -15,7 +15,7 @@ import {
 import { correlation, crossCorrelation, fitKneeSpectrum, logLogSlope, welch, type Spectrum } from "../../app/math/spectra";
 import { defaultsOf } from "../../app/math/params";
 
-const newState = (): WindGpuState => ({ dirX: 0, dirZ: 0, strength: 0, turbulenceAmplitude: 0, advection: 0 });
+const newState = (): WindGpuState => ({ dirX: 0, dirZ: 0, strength: 0, vertical: 0, turbulenceAmplitude: 0, advection: 0 });
 
 /** Averaged PSD of the along-wind fluctuation at `points` cross-wind positions, sampled at fs over one texture period. */
 function alongWindSpectrum(speed: number, fs: number): { spectrum: Spectrum; std: number } {
@@ -42,9 +42,10 @@ function alongWindSpectrum(speed: number, fs: number): { spectrum: Spectrum; std
 
 describe("WindField settings", () => {
   it("declares the parameters once, with the documented defaults", () => {
-    expect(defaultsOf(WIND_PARAMS)).toEqual({ speed: 6, direction: 0, turbulence: 0.35, gust: 0.3, seed: 1 });
+    expect(defaultsOf(WIND_PARAMS)).toEqual({ speed: 6, direction: 0, vertical: 0, turbulence: 0.35, gust: 0.3, seed: 1 });
     expect(DEFAULT_WIND).toEqual(defaultsOf(WIND_PARAMS));
     expect(WIND_PARAMS.speed.max).toBe(40);
+    expect(WIND_PARAMS.vertical).toMatchObject({ kind: "number", min: -10, max: 10, step: 0.1, default: 0, unit: "m/s" });
   });
 
   it("settings() is a copy; set() validates and throws a RangeError naming the range", () => {
@@ -58,17 +59,26 @@ describe("WindField settings", () => {
     expect(() => w.set({ speed: 41 })).toThrow(/from 0 to 40 m\/s/);
     expect(() => w.set({ turbulence: -0.1 })).toThrow(/wind\.turbulence must be a number from 0 to 1/);
     expect(() => w.set({ seed: 1.5 })).toThrow(/integer from 0 to 2147483647/);
-    expect(() => w.set({ nope: 1 } as never)).toThrow(/speed, direction, turbulence, gust, seed/);
+    expect(() => w.set({ nope: 1 } as never)).toThrow(/speed, direction, vertical, turbulence, gust, seed/);
     expect(() => new WindField({ gust: 2 })).toThrow(RangeError);
     expect(w.settings()).toMatchObject({ speed: 12, direction: 90 }); // unchanged by failed sets
     w.set({ speed: "7" } as never); // strings from the URL are read by the declared kind
     expect(w.settings().speed).toBe(7);
+    // The vertical wind: -10 to 10 m/s, both signs.
+    w.set({ vertical: -10 });
+    expect(w.settings().vertical).toBe(-10);
+    w.set({ vertical: 10 });
+    expect(w.settings().vertical).toBe(10);
+    expect(() => w.set({ vertical: 10.5 })).toThrow(/wind\.vertical must be a number from -10 to 10 m\/s/);
+    expect(() => w.set({ vertical: -11 })).toThrow(RangeError);
+    expect(() => new WindField({ vertical: Number.NaN })).toThrow(RangeError);
+    expect(w.settings().vertical).toBe(10); // unchanged by failed sets
   });
 });
 
 describe("WindField: the GPU contract", () => {
-  it("sample() equals the documented texture lookup formula", () => {
-    const w = new WindField({ speed: 9, direction: 37, turbulence: 0.5, gust: 0.6, seed: 5 });
+  it.each([0, 2.5, -4])("sample() equals the documented texture lookup formula (vertical %d)", (vertical) => {
+    const w = new WindField({ speed: 9, direction: 37, vertical, turbulence: 0.5, gust: 0.6, seed: 5 });
     const tex = w.turbulenceTexture;
     const s = newState();
     const out = new Float64Array(3);
@@ -82,6 +92,7 @@ describe("WindField: the GPU contract", () => {
       expect(Math.hypot(s.dirX, s.dirZ)).toBeCloseTo(1, 12);
       expect(s.dirX).toBeCloseTo(Math.cos((37 * Math.PI) / 180), 12);
       expect(s.turbulenceAmplitude).toBeCloseTo(0.5 * s.strength, 12);
+      expect(s.vertical).toBeCloseTo((vertical / 9) * s.strength, 12); // same modulation and gusts
       expect(s.advection).toBeCloseTo(9 * t, 9);
       const px = -s.dirZ, pz = s.dirX;
       const a = (x * s.dirX + z * s.dirZ - s.advection) / tex.cellSize;
@@ -92,7 +103,7 @@ describe("WindField: the GPU contract", () => {
       const [u, v, ww] = [tx(0), tx(1), tx(2)];
       const want = [
         s.strength * s.dirX + s.turbulenceAmplitude * (u * s.dirX + v * px),
-        s.turbulenceAmplitude * ww,
+        s.vertical + s.turbulenceAmplitude * ww,
         s.strength * s.dirZ + s.turbulenceAmplitude * (u * s.dirZ + v * pz),
       ];
       w.sample(x, 2, z, t, out);
@@ -164,7 +175,7 @@ describe("WindField: determinism and calm air", () => {
         w.sample(k * 1.3 - 50, k * 0.1, 40 - k * 0.7, k * 0.77, out);
         expect(Object.is(out[0], 0) && Object.is(out[1], 0) && Object.is(out[2], 0)).toBe(true);
       }
-      expect(w.gpuState(12, newState())).toEqual({ dirX: 1, dirZ: 0, strength: 0, turbulenceAmplitude: 0, advection: 0 });
+      expect(w.gpuState(12, newState())).toEqual({ dirX: 1, dirZ: 0, strength: 0, vertical: 0, turbulenceAmplitude: 0, advection: 0 });
     }
   });
 });
@@ -233,6 +244,81 @@ describe("WindField: strength, modulation and gusts", () => {
     // gust 0: no gusts at all.
     const w0 = new WindField({ speed: 10, gust: 0, turbulence: 0, seed: 21 }, { modulation: false });
     for (let t = 0; t < 300; t += 0.7) expect(w0.strength(t)).toBe(10);
+  });
+});
+
+describe("WindField: the vertical mean wind (Barron's y slider)", () => {
+  it("adds vertical × the horizontal strength's modulation and gusts along +y; the horizontal part is unchanged", () => {
+    const base = new WindField({ speed: 8, direction: 50, vertical: 0, turbulence: 0.3, gust: 0.8, seed: 13 });
+    const up = new WindField({ speed: 8, direction: 50, vertical: 3, turbulence: 0.3, gust: 0.8, seed: 13 });
+    const down = new WindField({ speed: 8, direction: 50, vertical: -3, turbulence: 0.3, gust: 0.8, seed: 13 });
+    const ob = new Float64Array(3), ou = new Float64Array(3), od = new Float64Array(3);
+    const su = newState();
+    let lo = Infinity, hi = -Infinity;
+    for (let k = 0; k < 400; k++) {
+      const x = (k * 13.7) % 80 - 40, y = k % 7, z = (k * 29.3) % 60 - 30, t = k * 0.9;
+      base.sample(x, y, z, t, ob);
+      up.sample(x, y, z, t, ou);
+      down.sample(x, y, z, t, od);
+      const v = up.verticalStrength(t);
+      expect(v).toBeCloseTo((3 / 8) * up.strength(t), 12); // the same factor as the horizontal strength
+      expect(ou[0]).toBe(ob[0]);
+      expect(ou[2]).toBe(ob[2]);
+      expect(ou[1] - ob[1]).toBeCloseTo(v, 12);
+      expect(od[1] - ob[1]).toBeCloseTo(-v, 12);
+      expect(up.gpuState(t, su).vertical).toBe(v);
+      lo = Math.min(lo, v / 3);
+      hi = Math.max(hi, v / 3);
+    }
+    expect(lo).toBeGreaterThanOrEqual(1 - MODULATION_DEPTH);
+    expect(hi).toBeGreaterThan(1.3); // gusts lift it too
+  });
+
+  it("without modulation and between gusts the vertical wind is exactly the setting", () => {
+    const w = new WindField({ speed: 5, vertical: 2, gust: 0, turbulence: 0 }, { modulation: false });
+    const out = new Float64Array(3);
+    for (let t = 0; t < 100; t += 3.3) {
+      w.sample(1, 2, 3, t, out);
+      expect(Array.from(out)).toEqual([5, 2, 0]);
+    }
+  });
+
+  it("speed 0 with vertical ≠ 0 blows straight up (or down), gusting and modulated, without turbulence", () => {
+    const w = new WindField({ speed: 0, vertical: 4, gust: 0.7, turbulence: 1, seed: 3 });
+    const out = new Float64Array(3);
+    const s = newState();
+    let lo = Infinity, hi = -Infinity;
+    for (let k = 0; k < 600; k++) {
+      const t = k * 0.5;
+      w.sample(k * 1.3 - 50, 2, 40 - k * 0.7, t, out);
+      expect(Object.is(out[0], 0) && Object.is(out[2], 0)).toBe(true);
+      expect(out[1]).toBe(w.verticalStrength(t));
+      w.gpuState(t, s);
+      expect(s).toMatchObject({ strength: 0, turbulenceAmplitude: 0, advection: 0, vertical: out[1] });
+      lo = Math.min(lo, out[1]);
+      hi = Math.max(hi, out[1]);
+    }
+    expect(lo).toBeGreaterThanOrEqual(4 * (1 - MODULATION_DEPTH));
+    expect(hi).toBeGreaterThan(4 * 1.3); // gusts blow even at speed 0 when there is a vertical wind
+    const at7 = w.verticalStrength(7);
+    w.set({ vertical: -2 }); // a downdraft: the same factor, the other sign
+    w.sample(0, 0, 0, 7, out);
+    expect(out[1]).toBeLessThan(0);
+    expect(out[1]).toBeCloseTo(-0.5 * at7, 12);
+  });
+
+  it("sample() == windFromGpuState(gpuState(t)) with a vertical wind, also in calm horizontal air", () => {
+    for (const settings of [{ speed: 0, vertical: -6 }, { speed: 11, vertical: 7, turbulence: 0.6 }]) {
+      const w = new WindField({ ...settings, gust: 0.5, direction: 120, seed: 4 });
+      const out = new Float64Array(3), pure = new Float64Array(3);
+      const s = newState();
+      for (let k = 0; k < 200; k++) {
+        const x = k * 0.37 - 30, z = 20 - k * 0.29, t = k * 0.61;
+        w.sample(x, 1, z, t, out);
+        windFromGpuState(w.gpuState(t, s), w.turbulenceTexture, x, z, pure);
+        expect(Array.from(pure)).toEqual(Array.from(out));
+      }
+    }
   });
 });
 

@@ -139,7 +139,7 @@ export class ProceduralWindTwin {
   // Per frame.
   private readonly delayedWindPower: Float64Array;
   private readonly windAt = new Float64Array(3);
-  private readonly gpu: WindGpuState = { dirX: 1, dirZ: 0, strength: 0, turbulenceAmplitude: 0, advection: 0 };
+  private readonly gpu: WindGpuState = { dirX: 1, dirZ: 0, strength: 0, vertical: 0, turbulenceAmplitude: 0, advection: 0 };
   private readonly q1 = new Float64Array(4);
   private readonly q2 = new Float64Array(4);
   private readonly q3 = new Float64Array(4);

@@ -174,7 +174,7 @@ export class SpectralBeamTwin {
   private staging: Float32Array | null = null;
   private stagingSize = 0;
   private readonly dirty = new Set<number>();
-  private readonly gpu: WindGpuState = { dirX: 1, dirZ: 0, strength: 0, turbulenceAmplitude: 0, advection: 0 };
+  private readonly gpu: WindGpuState = { dirX: 1, dirZ: 0, strength: 0, vertical: 0, turbulenceAmplitude: 0, advection: 0 };
   private readonly planeAngle = new Float64Array(3);
   private planeWindX = NaN;
   private planeWindZ = NaN;
