@@ -369,7 +369,7 @@ export class ProceduralWindTwin {
       const lv = this.levelOf[b];
       const o0 = branchTexel(b, 0), o4 = branchTexel(b, 4);
       wind.sample(d[o0] + this.offsetX, d[o0 + 1] + this.offsetY, d[o0 + 2] + this.offsetZ, t, wa, 0);
-      const bux = wa[0], buz = wa[2];
+      const bux = wa[0], buy = wa[1], buz = wa[2];
       const bs = Math.hypot(bux, buz);
       let wdx = gpu.dirX, wdz = gpu.dirZ;
       if (bs > 1e-9) { wdx = bux / bs; wdz = buz / bs; }
@@ -414,6 +414,20 @@ export class ProceduralWindTwin {
       quatMultiply(this.q2, 0, this.q3, 0, this.q2, 0);
       // The weighted sum of the cases (Example 6-1: lerp(rotation1, rotation2, 1 - |facingWind|)).
       quatNlerp(this.q1, 0, this.q2, 0, 1 - Math.abs(facingWind), this.q3, 0);
+      // The wind's vertical component (the WindField's vertical mean plus turbulence): drag on a
+      // branch goes with the wind across it (a cylinder's independence principle), so the vertical
+      // wind across branch b, buy |t_b x up|, lifts it (updraft) or presses it down about
+      // t_b x up, with the same windPower law and sway gain as the horizontal sway. A vertical
+      // branch, and the trunk, feel none of it; where the wind has no vertical component at all
+      // (vertical 0 and no turbulence) the branch moves exactly as before.
+      const across = Math.sqrt(tbx * tbx + tbz * tbz); // |t_b x up|, t_b x up = (-tbz, 0, tbx)
+      if (buy !== 0 && across > 1e-6) {
+        const vn = buy * across;
+        let lift = swayA * Math.sign(vn) * Math.pow(Math.abs(vn) / REFERENCE_WIND_SPEED, 1.5);
+        lift = (MAX_BRANCH_ANGLE * Math.tanh(lift / MAX_BRANCH_ANGLE)) / across;
+        quatFromRotationVector(-tbz * lift, 0, tbx * lift, this.q1, 0);
+        quatMultiply(this.q1, 0, this.q3, 0, this.q3, 0);
+      }
       writeQuat(d, branchTexel(b, 1), this.q3);
     }
     this.composeAncestors();

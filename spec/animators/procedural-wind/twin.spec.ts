@@ -302,6 +302,36 @@ describe("procedural-wind twin (Zioma 2007)", () => {
     for (let i = 0; i < 6; i++) expect(own[i]).toBeCloseTo(parent[i], 6);
   });
 
+  test("the wind's vertical component: an updraft lifts the branches, a downdraft presses them down, the trunk stays", () => {
+    // Speed 0: the only wind is the vertical mean (no turbulence at speed 0), modulated, no gusts.
+    const still = wind({ speed: 0, vertical: 0, turbulence: 0 });
+    const calm = run(twin(), still, 3);
+    const up = run(twin(), wind({ speed: 0, vertical: 8, turbulence: 0 }), 3);
+    const down = run(twin(), wind({ speed: 0, vertical: -8, turbulence: 0 }), 3);
+    const last = (frames: Float64Array[]) => frames[frames.length - 1];
+    for (let b = 0; b < skeleton.branchCount; b++) {
+      const r = rest(b), c = last(calm), u = last(up), d = last(down);
+      expect(c[3 * b + 1]).toBeCloseTo(r[1], 6); // no wind, no motion
+      if (b === 0) {
+        // The trunk is vertical: a vertical wind has nothing across it to push.
+        for (let k = 0; k < 3; k++) expect(u[k]).toBeCloseTo(r[k], 6);
+        continue;
+      }
+      expect(u[3 * b + 1] - c[3 * b + 1]).toBeGreaterThan(0.02);
+      expect(d[3 * b + 1] - c[3 * b + 1]).toBeLessThan(-0.02);
+    }
+    // On top of a horizontal wind the updraft still lifts the tips on average, and the faster the higher.
+    const meanY = (vertical: number): number => {
+      const frames = run(twin(), wind({ speed: 8, vertical, turbulence: 0 }, false), 6);
+      let sum = 0, n = 0;
+      for (let f = 120; f < frames.length; f++) for (let b = 1; b < skeleton.branchCount; b++) { sum += frames[f][3 * b + 1]; n++; }
+      return sum / n;
+    };
+    const y0 = meanY(0), y4 = meanY(4), y8 = meanY(8);
+    expect(y4).toBeGreaterThan(y0 + 0.01);
+    expect(y8).toBeGreaterThan(y4 + 0.01);
+  });
+
   test("no NaN over a long gusty run at 40 m/s", () => {
     const tw = twin({ damping: 0, stiffness: 0.25, branchSway: 0.6 });
     run(tw, wind({ speed: 40, gust: 1, turbulence: 1 }), 10);
