@@ -69,7 +69,9 @@ export const MOTION_TILES = LEAF_TILE + 1;
 /** Eight vec4 uniforms, sbU0..sbU7 in the GLSL. */
 export const UNIFORM_VEC4S = 8;
 /** u0: time (s), texture size, length correction (0/1), selected branch (-1 for none)
- *  u1: wind direction xyz (unit), mean force v^2 (m^2/s^2, §5.5)
+ *  u1: direction xyz (unit) of the 3D mean wind M = v d + V up (the WindField's strength v along
+ *      its direction d, its vertical V), mean force |M|^2 (m^2/s^2, §5.5): eqs. 18, 19 project the
+ *      mean drag |M| M onto each branch's carried r and s (compose())
  *  u2: turbulent force 2 v σ_u, leaf flutter amplitude, 1 / metres per leaf-texture unit, leafless (0/1)
  *  u3: xy plane rotation (cos, sin), xz plane rotation (cos, sin)
  *  u4: yz plane rotation (cos, sin), eq. 24 weights of the xy and xz planes
@@ -554,13 +556,23 @@ export class SpectralBeamTwin {
     const g = this.gpu;
     wind.gpuState(t, g);
     const u = this.uniforms;
-    const v = g.strength;
+    const v = g.strength, vertical = g.vertical;
     u[0] = t;
     u[1] = this.motionSize;
     u[2] = this.params.lengthCorrection ? 1 : 0;
-    u[4] = g.dirX; u[5] = 0; u[6] = g.dirZ;
-    u[7] = v * Math.abs(v); // mean drag ~ v^2 along the wind (eqs. 18, 19)
-    u[8] = 2 * Math.abs(v) * g.turbulenceAmplitude; // fluctuating drag ~ 2 v u'
+    // The mean drag ~ |M| M of the 3D mean wind M = v d + vertical up (eqs. 18, 19 project it onto
+    // r and s): an updraft lifts the branches across it. With no vertical wind M = v d exactly.
+    if (vertical === 0) {
+      u[4] = g.dirX; u[5] = 0; u[6] = g.dirZ;
+      u[7] = v * Math.abs(v);
+    } else {
+      const m = Math.sqrt(v * v + vertical * vertical); // |d| = 1
+      u[4] = (v * g.dirX) / m; u[5] = vertical / m; u[6] = (v * g.dirZ) / m;
+      u[7] = m * m;
+    }
+    // Fluctuating drag ~ 2 v u': the turbulence rides on the horizontal wind (WindField: turbulence
+    // amplitude = turbulence × strength), so v here is the horizontal strength.
+    u[8] = 2 * Math.abs(v) * g.turbulenceAmplitude;
     u[9] = this.params.leafless ? 0 : this.params.flutter * Math.min(2, Math.abs(v) / REFERENCE_WIND_SPEED);
     const D = leafMetresPerUnit(this.maxLeafSize, this.motionSize);
     u[10] = 1 / D;

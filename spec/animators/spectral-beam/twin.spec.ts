@@ -335,6 +335,46 @@ describe("spectral-beam twin (Habel 2009)", () => {
     }
   });
 
+  it("eqs. 18, 19 take the 3D mean wind: an updraft lifts the branches across it, a downdraft lowers them, the trunk stays", () => {
+    const dt = 1 / 30;
+    const settle = (w: WindField): SpectralBeamTwin => {
+      const tw = twin();
+      for (let f = 1; f <= 60; f++) tw.update(f * dt, w);
+      return tw;
+    };
+    // Speed 0: no turbulence, no horizontal drag; only the vertical mean wind.
+    const calm = tips(settle(wind({ speed: 0, vertical: 0 })));
+    const up = tips(settle(wind({ speed: 0, vertical: 8 })));
+    const down = tips(settle(wind({ speed: 0, vertical: -8 })));
+    for (let b = 0; b < skeleton.branchCount; b++) {
+      const r = restTip(skeleton, b);
+      expect(dist(calm.subarray(3 * b), r)).toBeLessThan(1e-6);
+      if (b === 0) {
+        // The trunk's r and s are horizontal: a vertical wind is along it and does not bend it.
+        expect(dist(up.subarray(0, 3), r)).toBeLessThan(1e-4);
+        continue;
+      }
+      expect(up[3 * b + 1] - r[1]).toBeGreaterThan(0.01);
+      expect(down[3 * b + 1] - r[1]).toBeLessThan(-0.01);
+      // Straight up: the tips rise (and swing inward a little), they do not drift sideways with the wind direction.
+      expect(Math.abs(up[3 * b + 1] - r[1])).toBeGreaterThan(0.5 * Math.hypot(up[3 * b] - r[0], up[3 * b + 2] - r[2]));
+    }
+    // The updraft adds to a horizontal wind: higher tips on average than the same wind without it.
+    const meanY = (vertical: number): number => {
+      const tw = twin();
+      const w = wind({ speed: 8, vertical, turbulence: 0.3 });
+      let sum = 0, n = 0;
+      for (let f = 1; f <= 150; f++) {
+        tw.update(f * dt, w);
+        const p = tips(tw);
+        for (let b = 1; b < skeleton.branchCount; b++) { sum += p[3 * b + 1]; n++; }
+      }
+      return sum / n;
+    };
+    expect(meanY(5)).toBeGreaterThan(meanY(0) + 0.01);
+    expect(meanY(-5)).toBeLessThan(meanY(0) - 0.01);
+  });
+
   describe("per-branch edits (Fig. 11)", () => {
     it("a branch's stiffness changes only its own texels", () => {
       const tw = twin();
