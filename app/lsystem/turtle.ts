@@ -261,11 +261,21 @@ export function interpret(derived: ModuleString, grammar: Grammar, options: Inte
     segOffset[s] = 0;
   }
 
+  // Where each segment's first node sits along its branch's nodes (continuations share a node).
+  const segNodeStart = new Int32Array(nSeg);
+  for (const segs of brSegs) {
+    for (let k = 1; k < segs.length; k++) segNodeStart[segs[k]] = segNodeStart[segs[k - 1]] + segNodes[segs[k - 1]].length / 4 - 1;
+  }
+
   const builder = new SkeletonBuilder();
   for (let b = 0; b < brParent.length; b++) {
     const parent = brParent[b];
     const first = brSegs[b][0];
-    builder.addBranch(parent, parent < 0 ? 0 : brAttach[b] / brLength[parent], [segRoll[3 * first], segRoll[3 * first + 1], segRoll[3 * first + 2]]);
+    // The node the turtle stood on when this branch began (Barron §4.1's current particle): on the
+    // segment it opened from, at the arc length where its bracket opened, whatever the level cap did.
+    const from = segParent[first];
+    const origin = from < 0 ? null : { branch: segBranch[from], node: segNodeStart[from] + nodeAtArc(segNodes[from], segAttach[first]) };
+    builder.addBranch(parent, parent < 0 ? 0 : brAttach[b] / brLength[parent], [segRoll[3 * first], segRoll[3 * first + 1], segRoll[3 * first + 2]], origin);
     const segs = brSegs[b];
     for (let k = 0; k < segs.length; k++) {
       const nodes = segNodes[segs[k]];
@@ -286,4 +296,18 @@ export function interpret(derived: ModuleString, grammar: Grammar, options: Inte
     );
   }
   return builder.build();
+}
+
+/** Index of the node of a segment (x, y, z, radius per node) whose arc length from the segment's start is nearest `arc`. */
+function nodeAtArc(nodes: number[], arc: number): number {
+  let best = 0, bestErr = Math.abs(arc), acc = 0;
+  for (let j = 1; 4 * j < nodes.length; j++) {
+    acc += Math.hypot(nodes[4 * j] - nodes[4 * j - 4], nodes[4 * j + 1] - nodes[4 * j - 3], nodes[4 * j + 2] - nodes[4 * j - 2]);
+    const err = Math.abs(acc - arc);
+    if (err < bestErr) {
+      bestErr = err;
+      best = j;
+    }
+  }
+  return best;
 }

@@ -34,6 +34,13 @@ export interface TreeSkeleton {
   /** Normalised position along the parent where the branch starts, in [0, 1] (Habel 2009 §3). */
   readonly branchParentX: Float32Array;
   readonly branchFirstNode: Int32Array;
+  /**
+   * The node a branch physically grows from (its base node sits on it; Barron §4.1's particle the
+   * turtle stood on), -1 for the trunk. Usually the base node's nodeParent; it differs where a
+   * source re-parents a branch (the turtle's level cap keeps a deep twig's nodes where they were
+   * drawn but hangs it off a level-2 ancestor).
+   */
+  readonly branchOrigin: Int32Array;
   readonly branchNodeCount: Int32Array;
   /** Local frame per branch, 9 floats: t.xyz, r.xyz, s.xyz. */
   readonly branchFrame: Float32Array;
@@ -88,18 +95,21 @@ export function treeHeight(s: TreeSkeleton): number {
  * a TreeSkeleton. Lengths, node x, frames, radii and taper ratios are derived in `build()`.
  */
 export class SkeletonBuilder {
-  private readonly branches: { level: number; parent: number; parentX: number; nodes: number[][]; radii: number[]; roll: number[] | null }[] = [];
+  private readonly branches: { level: number; parent: number; parentX: number; nodes: number[][]; radii: number[]; roll: number[] | null; origin: { branch: number; node: number } | null }[] = [];
   private readonly leaves: { branch: number; x: number; center: number[]; normal: number[]; axis: number[]; size: number }[] = [];
 
   /**
    * Starts a branch. `parentX` is where it leaves its parent (normalised); `roll` is an optional
-   * reference vector for the frame's r axis (projected to be orthogonal to t).
+   * reference vector for the frame's r axis (projected to be orthogonal to t). `origin`: the node
+   * (branch, index along it) the branch physically grows from, when that is not the parent's node
+   * at parentX (see TreeSkeleton.branchOrigin).
    * Returns the branch index.
    */
-  addBranch(parent: number, parentX: number, roll: number[] | null = null): number {
+  addBranch(parent: number, parentX: number, roll: number[] | null = null, origin: { branch: number; node: number } | null = null): number {
     const level = parent < 0 ? 0 : this.branches[parent].level + 1;
     if (parent >= this.branches.length) throw new Error(`SkeletonBuilder: parent branch ${parent} does not exist yet`);
-    this.branches.push({ level, parent, parentX: Math.min(1, Math.max(0, parentX)), nodes: [], radii: [], roll });
+    if (origin && !(origin.branch >= 0 && origin.branch < this.branches.length)) throw new Error(`SkeletonBuilder: origin branch ${origin.branch} does not exist yet`);
+    this.branches.push({ level, parent, parentX: Math.min(1, Math.max(0, parentX)), nodes: [], radii: [], roll, origin });
     return this.branches.length - 1;
   }
 
@@ -202,6 +212,16 @@ export class SkeletonBuilder {
       for (let k = first; k < first + count; k++) if (nodeX[k] <= branchParentX[b] + 1e-6) best = k;
       nodeParent[branchFirstNode[b]] = best;
     }
+    const branchOrigin = new Int32Array(nb);
+    for (let b = 0; b < nb; b++) {
+      const o = this.branches[b].origin;
+      if (!o) {
+        branchOrigin[b] = branchParent[b] < 0 ? -1 : nodeParent[branchFirstNode[b]];
+        continue;
+      }
+      if (!(o.node >= 0 && o.node < branchNodeCount[o.branch])) throw new Error(`Branch ${b}: origin node ${o.node} is not on branch ${o.branch}`);
+      branchOrigin[b] = branchFirstNode[o.branch] + o.node;
+    }
     const nl = this.leaves.length;
     const leafBranch = new Int32Array(nl);
     const leafX = new Float32Array(nl);
@@ -220,7 +240,7 @@ export class SkeletonBuilder {
     }
     return {
       levels, nodeCount, nodePosition, nodeRadius, nodeParent, nodeBranch, nodeX,
-      branchCount: nb, branchLevel, branchParent, branchParentX, branchFirstNode, branchNodeCount, branchFrame,
+      branchCount: nb, branchLevel, branchParent, branchParentX, branchFirstNode, branchOrigin, branchNodeCount, branchFrame,
       branchLength, branchRootRadius, branchTipRadius, branchTaperRatio,
       leafCount: nl, leafBranch, leafX, leafCenter, leafNormal, leafAxis, leafSize,
     };

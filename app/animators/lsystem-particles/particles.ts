@@ -1,0 +1,455 @@
+/**
+ * Barron, Sorge and Davis, "Real-Time Procedural Animation of Trees": the tree as a particle
+ * system (§4.1) and its update (§2.3, §5.1). Plain TypeScript over typed arrays, no Babylon.
+ *
+ * Particles (§4.1). "Before the turtle begins parsing the string, a root particle is created ...
+ * Anytime the turtle's position is moved, a new particle is added." The turtle (lsystem/turtle.ts)
+ * makes one skeleton node per F, so the particles are the skeleton's nodes, less the base node of
+ * every branch but the trunk: that node is a copy of the point the turtle stood on when the
+ * branch began (TreeSkeleton.branchOrigin), which is the particle its first segment grows from.
+ * Pointers as in the paper: parent, first child, next sibling, and the dominant child (the one
+ * added at the same stack depth: the next node on the same axis; our turtle also carries an axis
+ * on through a sympodial continuation, where the paper's rule would leave it without one).
+ * Radii (§4.1): every radius scaled by one factor, the minimum branch radius over the smallest
+ * radius in the tree, so the grammar sets how radii fall off and a grown tree gets thicker.
+ *
+ * Dynamics (§5.1). Each particle ends a rod (its "branch segment") fixed at its parent particle.
+ * Forces on the particle (eq. 5.1): gravity F_G, the wind F_W (drag on the rod) and the spring
+ * to its rest position F_S = -k_s x - k_d v (eq. 2.7; the paper prints +k_d v with v the velocity
+ * of the spring's stretching, we write the damping as opposing the particle's velocity). The
+ * torque on the rod τ = R × F (eq. 2.1, printed f ⊗ R; this order turns R toward f), the rod's
+ * moment of inertia I = M L² / 3 (eq. 2.3), α = τ / I (eq. 2.2); the rod turns by the angle of
+ * eq. 2.5 about the torque axis, its angular velocity follows eq. 2.4, and it is "added to the
+ * parent particle's current position". Then propagation (eqs. 5.2, 5.3): a child's rest position
+ * moves with its parent, R_child = (C_current - I_current) + I_child, and its current position is
+ * R_child + S_child, its spring vector kept.
+ *
+ * What follows from eqs. 5.2 and 5.3: a rod's rest direction I_child - I_parent never changes,
+ * and its length is kept exactly. Every rod is a damped angular oscillator about a fixed rest
+ * direction, driven by the wind and gravity; the tree's shape is the sum of the rods.
+ *
+ * DEPARTURE (integration). Eq. 2.5 moves the angle by ω0 t + ½ α t². If eq. 2.4 then takes α
+ * from the start of the step alone (explicit Euler in ω), the update gains energy on every step
+ * that starts at rest in a deflected pose, whatever the damping (by x⁴/4 of the energy, x = h ω_n):
+ * a spring-only tree cannot lose energy monotonically. Here eq. 2.4 uses the step's mean angular
+ * acceleration, ½ (α0 + α1) (velocity Verlet), with the damping torque taken at the mean of the
+ * old and new ω. Then for a linear rod the energy ½ I ω² + ½ k_s |S|² falls on every step as long
+ * as h ω_n stays under a bound that depends only on the damping ratio (`verletStepLimit`): each
+ * rod takes as many equal sub-steps as it needs to stay under half that bound ("sub-stepping" in
+ * the stats), so every time step the slider offers is stable.
+ */
+import type { TreeSkeleton } from "../../tree/skeleton";
+
+/** Gravity, m/s². */
+export const G = 9.81;
+/** Density of green wood, kg/m³ (rod mass M = ρ π r² L). */
+export const WOOD_DENSITY = 700;
+/** Air density kg/m³ and the drag coefficient of a cylinder across the flow: F_W = ½ ρ C_d (2 r L) |u| u. */
+export const AIR_DENSITY = 1.225;
+export const DRAG_COEFFICIENT = 1.2;
+/**
+ * Spring constant per square metre of cross-section at stiffness 1, N/m per m²: k_s = STIFFNESS_PER_AREA × stiffness × r².
+ * With M ∝ r² L a rod's frequency then depends only on its length (ω_n² = 3 k_s / M ≈ 180 / L s⁻²,
+ * 2.1 Hz for a 1 m rod); the wind turns thin rods more than thick ones (angle ∝ u² / r).
+ */
+export const STIFFNESS_PER_AREA = 2.0e5;
+/** Damping ratio at damping 0 and 1: ζ = ZETA_MIN + (ZETA_MAX - ZETA_MIN) × damping. */
+export const ZETA_MIN = 0.02;
+export const ZETA_MAX = 1;
+/** Sub-steps keep h ω_n under this share of the energy bound. */
+export const STEP_SAFETY = 0.5;
+
+/** The particle system of §4.1. Rest positions are the turtle's, metres. */
+export interface ParticleTree {
+  readonly count: number;
+  /** Skeleton node of each particle. */
+  readonly node: Int32Array;
+  /** Parent particle, -1 for the root. Parents come before children. */
+  readonly parent: Int32Array;
+  readonly firstChild: Int32Array;
+  /** Next child of the same parent, -1 at the end of the list. */
+  readonly sibling: Int32Array;
+  /** The child that continues this particle's axis, -1 at a tip. */
+  readonly dominant: Int32Array;
+  /** Initial (rest) position I, xyz. */
+  readonly rest: Float64Array;
+  /** Radius after the §4.1 scaling, metres. */
+  readonly radius: Float64Array;
+  /** Rest length L of the rod ending at the particle (0 for the root). */
+  readonly length: Float64Array;
+  /** Particle of every skeleton node (a branch's base node maps to the particle it grows from). */
+  readonly particleOfNode: Int32Array;
+  /** The §4.1 factor every radius was scaled by. */
+  readonly radiusScale: number;
+}
+
+/** Positions closer than this (metres) are one point: a branch's base node and its origin. */
+const SAME_POINT = 1e-5;
+
+/**
+ * Builds the particle system from a skeleton (§4.1). `minRadius`: the constant "minimum radius of
+ * any branch", metres; every radius is scaled by minRadius / (smallest radius in the tree).
+ */
+export function buildParticleTree(s: TreeSkeleton, minRadius: number): ParticleTree {
+  if (!(minRadius > 0)) throw new RangeError(`minimum branch radius must be above 0; got ${minRadius}`);
+  const np = s.nodePosition;
+  const particleOfNode = new Int32Array(s.nodeCount).fill(-1);
+  const nodeOf: number[] = [];
+  const parentOf: number[] = [];
+  const isBase = new Uint8Array(s.nodeCount);
+  for (let b = 0; b < s.branchCount; b++) isBase[s.branchFirstNode[b]] = 1;
+  for (let b = 0; b < s.branchCount; b++) {
+    const first = s.branchFirstNode[b], count = s.branchNodeCount[b];
+    for (let k = first; k < first + count; k++) {
+      let parentNode: number;
+      if (k === first) {
+        if (b === 0 || s.branchOrigin[b] < 0) {
+          if (nodeOf.length > 0) throw new Error(`branch ${b} has no origin: a particle tree has one root`);
+          particleOfNode[k] = 0;
+          nodeOf.push(k);
+          parentOf.push(-1);
+          continue;
+        }
+        const o = s.branchOrigin[b];
+        const po = particleOfNode[o];
+        if (po < 0) throw new Error(`branch ${b} grows from node ${o}, which comes after it`);
+        if (dist(np, k, o) <= SAME_POINT) {
+          particleOfNode[k] = po; // the turtle's current particle
+          continue;
+        }
+        parentNode = o; // a gap (imported models): the base is a particle of its own
+      } else parentNode = k - 1;
+      const pp = particleOfNode[parentNode];
+      particleOfNode[k] = nodeOf.length;
+      nodeOf.push(k);
+      parentOf.push(pp);
+    }
+  }
+  const count = nodeOf.length;
+  const node = Int32Array.from(nodeOf);
+  const parent = Int32Array.from(parentOf);
+  const firstChild = new Int32Array(count).fill(-1);
+  const sibling = new Int32Array(count).fill(-1);
+  const dominant = new Int32Array(count).fill(-1);
+  // §4.1: a new particle goes to the end of its parent's list of children.
+  const lastChild = new Int32Array(count).fill(-1);
+  for (let i = 1; i < count; i++) {
+    const p = parent[i];
+    if (lastChild[p] < 0) firstChild[p] = i;
+    else sibling[lastChild[p]] = i;
+    lastChild[p] = i;
+    // Dominant: the child on the same axis (same skeleton branch, next node).
+    const k = node[i], kp = node[p];
+    if (s.nodeBranch[k] === s.nodeBranch[kp] && k === kp + 1) dominant[p] = i;
+  }
+  const rest = new Float64Array(3 * count);
+  const radius = new Float64Array(count);
+  const length = new Float64Array(count);
+  let smallest = Infinity;
+  for (let i = 0; i < count; i++) {
+    const k = node[i];
+    rest[3 * i] = np[3 * k];
+    rest[3 * i + 1] = np[3 * k + 1];
+    rest[3 * i + 2] = np[3 * k + 2];
+    const r = s.nodeRadius[k];
+    if (r > 0 && r < smallest) smallest = r;
+  }
+  for (let k = 0; k < s.nodeCount; k++) if (isBase[k] && s.nodeRadius[k] > 0 && s.nodeRadius[k] < smallest) smallest = s.nodeRadius[k];
+  if (!Number.isFinite(smallest)) throw new Error("the tree has no radius above 0");
+  const radiusScale = minRadius / smallest;
+  for (let i = 0; i < count; i++) {
+    radius[i] = s.nodeRadius[node[i]] * radiusScale;
+    if (i > 0) {
+      const p = parent[i];
+      length[i] = Math.hypot(rest[3 * i] - rest[3 * p], rest[3 * i + 1] - rest[3 * p + 1], rest[3 * i + 2] - rest[3 * p + 2]);
+      if (!(length[i] > 1e-9)) throw new Error(`particle ${i} (node ${node[i]}) sits on its parent: a rod of zero length`);
+    }
+  }
+  return { count, node, parent, firstChild, sibling, dominant, rest, radius, length, particleOfNode, radiusScale };
+}
+
+function dist(p: Float32Array, a: number, b: number): number {
+  return Math.hypot(p[3 * a] - p[3 * b], p[3 * a + 1] - p[3 * b + 1], p[3 * a + 2] - p[3 * b + 2]);
+}
+
+/** Settings of the dynamics. */
+export interface DynamicsSettings {
+  /** 0..1, the shared damping: damping ratio ζ = ZETA_MIN + (ZETA_MAX - ZETA_MIN) × damping. */
+  damping: number;
+  /** Scales every spring constant k_s. */
+  stiffness: number;
+  /** Multiple of g. */
+  gravity: number;
+}
+
+/**
+ * The largest x = h ω_n for which one step of this file's update contracts the energy of a linear
+ * damped rod with damping ratio ζ (the 2 × 2 step matrix's largest singular value in the energy
+ * norm stays ≤ 1). Found by bisection; about 8 ζ for small ζ, up to 2 near ζ = 0.5.
+ */
+export function verletStepLimit(zeta: number): number {
+  const ok = (x: number) => stepNorm(x, zeta) <= 1 + 1e-12;
+  if (!ok(1e-4)) return 0;
+  let lo = 1e-4, hi = 4;
+  if (ok(hi)) return hi;
+  for (let i = 0; i < 60; i++) {
+    const mid = 0.5 * (lo + hi);
+    if (ok(mid)) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Largest singular value of the step matrix (θ√k, ω) → (θ'√k, ω') with k = 1, h = x, c = 2ζ. */
+export function stepNorm(x: number, zeta: number): number {
+  const h = x, c = 2 * zeta;
+  const col = (t0: number, w0: number): [number, number] => {
+    const a0 = -t0 - c * w0;
+    const t1 = t0 + h * w0 + 0.5 * h * h * a0;
+    const w1 = (w0 + 0.5 * h * (a0 - t1)) / (1 + 0.5 * h * c);
+    return [t1, w1];
+  };
+  const [a, c1] = col(1, 0);
+  const [b, d] = col(0, 1);
+  // σ_max of [[a, b], [c1, d]]: the larger eigenvalue of MᵀM = [[p, m], [m, r]], written without cancellation.
+  const p = a * a + c1 * c1, r = b * b + d * d, m = a * b + c1 * d;
+  return Math.sqrt(0.5 * (p + r + Math.sqrt((p - r) * (p - r) + 4 * m * m)));
+}
+
+/**
+ * The state and update of §5.1 over a ParticleTree. Per particle: the rotation q (unit quaternion
+ * w, x, y, z) that takes the rod's rest vector to its current one, the angular velocity ω, and the
+ * current position C. Allocation free after construction.
+ */
+export class ParticleDynamics {
+  /** Current positions C, xyz per particle. */
+  readonly current: Float64Array;
+  /** Rotation of each rod from rest, quaternion (w, x, y, z). */
+  readonly rotation: Float64Array;
+  /** Angular velocity ω, rad/s, world axes. */
+  readonly omega: Float64Array;
+  /** External force per particle for the next step (wind, set by the caller), N, xyz. */
+  readonly windForce: Float64Array;
+  /** Rod rest vectors d0 = I_i - I_parent. */
+  private readonly d0: Float64Array;
+  readonly mass: Float64Array;
+  readonly springK: Float64Array;
+  private readonly invInertia: Float64Array;
+  /** c = 3 k_d / M: the damping term of α, 1/s. */
+  private readonly dampC: Float64Array;
+  /** Natural angular frequency ω_n of each rod (spring, and gravity's lever at its worst), rad/s. */
+  readonly omegaN: Float64Array;
+  /** Per-particle angular acceleration without damping at the current state. */
+  private readonly alpha: Float64Array;
+  private readonly substeps: Int32Array;
+  private zeta = 0;
+  private gravity = 0;
+  private stepFor = -1;
+  private maxSub = 1;
+  private subCount = 0;
+
+  constructor(readonly tree: ParticleTree, settings: DynamicsSettings) {
+    const n = tree.count;
+    this.current = Float64Array.from(tree.rest);
+    this.rotation = new Float64Array(4 * n);
+    for (let i = 0; i < n; i++) this.rotation[4 * i] = 1;
+    this.omega = new Float64Array(3 * n);
+    this.windForce = new Float64Array(3 * n);
+    this.d0 = new Float64Array(3 * n);
+    for (let i = 1; i < n; i++) {
+      const p = tree.parent[i];
+      for (let c = 0; c < 3; c++) this.d0[3 * i + c] = tree.rest[3 * i + c] - tree.rest[3 * p + c];
+    }
+    this.mass = new Float64Array(n);
+    this.springK = new Float64Array(n);
+    this.invInertia = new Float64Array(n);
+    this.dampC = new Float64Array(n);
+    this.omegaN = new Float64Array(n);
+    this.alpha = new Float64Array(3 * n);
+    this.substeps = new Int32Array(n).fill(1);
+    this.configure(settings);
+  }
+
+  /** Applies new settings; the motion carries on from the current state. */
+  configure(settings: DynamicsSettings): void {
+    const { damping, stiffness, gravity } = settings;
+    if (!(damping >= 0 && damping <= 1)) throw new RangeError(`damping must be from 0 to 1; got ${damping}`);
+    if (!(stiffness > 0)) throw new RangeError(`stiffness must be above 0; got ${stiffness}`);
+    if (!(gravity >= 0)) throw new RangeError(`gravity must be 0 or more; got ${gravity}`);
+    const t = this.tree;
+    this.zeta = ZETA_MIN + (ZETA_MAX - ZETA_MIN) * damping;
+    this.gravity = gravity;
+    for (let i = 1; i < t.count; i++) {
+      const r = t.radius[i], L = t.length[i];
+      const M = WOOD_DENSITY * Math.PI * r * r * L;
+      const ks = STIFFNESS_PER_AREA * stiffness * r * r;
+      this.mass[i] = M;
+      this.springK[i] = ks;
+      this.invInertia[i] = 3 / (M * L * L); // eq. 2.3
+      // Angular stiffness k_s L² over I, plus gravity's lever M g L at its worst (a rod upright).
+      const k = (3 * ks) / M + (3 * G * gravity) / L;
+      const wn = Math.sqrt(k);
+      this.omegaN[i] = wn;
+      // c = 2 ζ ω_n for the spring alone: k_d = 2 ζ ω_n M / 3.
+      this.dampC[i] = 2 * this.zeta * Math.sqrt((3 * ks) / M);
+    }
+    this.stepFor = -1;
+  }
+
+  /** The damping ratio in use. */
+  get dampingRatio(): number {
+    return this.zeta;
+  }
+
+  /** Most sub-steps any rod takes per step, and how many rods take more than one (for the stats). */
+  get subStepping(): { max: number; particles: number } {
+    return { max: this.maxSub, particles: this.subCount };
+  }
+
+  /** Sub-steps per rod for a step of h seconds: h ω_n under STEP_SAFETY × verletStepLimit(ζ). */
+  private planSubsteps(h: number): void {
+    if (h === this.stepFor) return;
+    this.stepFor = h;
+    const xLim = STEP_SAFETY * verletStepLimit(this.zeta);
+    let max = 1, many = 0;
+    for (let i = 1; i < this.tree.count; i++) {
+      const n = Math.max(1, Math.ceil((h * this.omegaN[i]) / xLim));
+      this.substeps[i] = n;
+      if (n > max) max = n;
+      if (n > 1) many++;
+    }
+    this.maxSub = max;
+    this.subCount = many;
+  }
+
+  /** Puts every rod back at rest, still. */
+  reset(): void {
+    const n = this.tree.count;
+    this.current.set(this.tree.rest);
+    for (let i = 0; i < n; i++) {
+      this.rotation[4 * i] = 1;
+      this.rotation[4 * i + 1] = this.rotation[4 * i + 2] = this.rotation[4 * i + 3] = 0;
+    }
+    this.omega.fill(0);
+  }
+
+  /**
+   * One step of h seconds: every rod from the root outward, propagation (eqs. 5.2, 5.3) first,
+   * then its own turn (eqs. 2.1 to 2.5) in its sub-steps. Uses `windForce` as F_W.
+   */
+  step(h: number): void {
+    this.planSubsteps(h);
+    const n0 = this.tree.count;
+    const q = this.rotation, w = this.omega, al = this.alpha, dc = this.dampC;
+    for (let i = 1; i < n0; i++) {
+      const n = this.substeps[i], hh = h / n, c = dc[i], o = 3 * i;
+      this.undampedAlpha(i); // the forces of this step's wind at the current angle
+      for (let k = 0; k < n; k++) {
+        // α0: the undamped α plus the damping on the current ω.
+        const wx = w[o], wy = w[o + 1], wz = w[o + 2];
+        const a0x = al[o] - c * wx, a0y = al[o + 1] - c * wy, a0z = al[o + 2] - c * wz;
+        // Eq. 2.5: the rod turns by ω0 t + ½ α t², about that vector's axis.
+        rotateQuat(q, 4 * i, wx * hh + 0.5 * a0x * hh * hh, wy * hh + 0.5 * a0y * hh * hh, wz * hh + 0.5 * a0z * hh * hh);
+        // α1 (undamped) at the new angle.
+        this.undampedAlpha(i);
+        // Eq. 2.4 with the step's mean α, the damping at the mean of ω0 and ω1:
+        // ω1 = ω0 + ½ h (α0 + α1 - c ω1).
+        const inv = 1 / (1 + 0.5 * hh * c);
+        w[o] = (wx + 0.5 * hh * (a0x + al[o])) * inv;
+        w[o + 1] = (wy + 0.5 * hh * (a0y + al[o + 1])) * inv;
+        w[o + 2] = (wz + 0.5 * hh * (a0z + al[o + 2])) * inv;
+      }
+      // Spin about the rod's own axis moves nothing; drop it so the rod's frame does not twist.
+      const bx = this.bx, by = this.by, bz = this.bz;
+      const sp = (w[o] * bx + w[o + 1] * by + w[o + 2] * bz) / (bx * bx + by * by + bz * bz);
+      w[o] -= sp * bx;
+      w[o + 1] -= sp * by;
+      w[o + 2] -= sp * bz;
+    }
+    this.propagate();
+  }
+
+  /** Eqs. 5.2 and 5.3 from the root out: C_i = R_i + S_i, R_i = (C_p - I_p) + I_i, S_i = q_i d0_i - d0_i. */
+  propagate(): void {
+    const t = this.tree, par = t.parent, rest = t.rest, C = this.current, q = this.rotation, d0 = this.d0;
+    for (let i = 1; i < t.count; i++) {
+      const p = par[i];
+      rotateVec(q, 4 * i, d0[3 * i], d0[3 * i + 1], d0[3 * i + 2], this);
+      // R_i (eq. 5.2) + S_i (eq. 5.3), with S_i = b - d0 and I_i - I_p = d0: C_p + b.
+      C[3 * i] = C[3 * p] - rest[3 * p] + rest[3 * i] + (this.bx - d0[3 * i]);
+      C[3 * i + 1] = C[3 * p + 1] - rest[3 * p + 1] + rest[3 * i + 1] + (this.by - d0[3 * i + 1]);
+      C[3 * i + 2] = C[3 * p + 2] - rest[3 * p + 2] + rest[3 * i + 2] + (this.bz - d0[3 * i + 2]);
+    }
+  }
+
+  /** Scratch: the rod vector b = q d0 of the last rotateVec. */
+  bx = 0;
+  by = 0;
+  bz = 0;
+
+  /** α (no damping) of rod i at its current rotation into alpha[3i..]; leaves b in bx, by, bz. */
+  private undampedAlpha(i: number): void {
+    const o = 3 * i, d0 = this.d0;
+    rotateVec(this.rotation, 4 * i, d0[o], d0[o + 1], d0[o + 2], this);
+    const bx = this.bx, by = this.by, bz = this.bz;
+    const ks = this.springK[i], M = this.mass[i];
+    // Eq. 5.1: F_T = F_G + F_W + F_S, F_S = -k_s S (the damping part is applied by the caller).
+    const fx = this.windForce[o] - ks * (bx - d0[o]);
+    const fy = this.windForce[o + 1] - M * G * this.gravity - ks * (by - d0[o + 1]);
+    const fz = this.windForce[o + 2] - ks * (bz - d0[o + 2]);
+    // Eq. 2.1: τ = R × F; eq. 2.2: α = τ / I.
+    const ii = this.invInertia[i];
+    this.alpha[o] = (by * fz - bz * fy) * ii;
+    this.alpha[o + 1] = (bz * fx - bx * fz) * ii;
+    this.alpha[o + 2] = (bx * fy - by * fx) * ii;
+  }
+
+  /** Kinetic plus spring energy of every rod, J (gravity and wind excluded): ½ I |ω|² + ½ k_s |S|². */
+  energy(): number {
+    let e = 0;
+    const d0 = this.d0;
+    for (let i = 1; i < this.tree.count; i++) {
+      const o = 3 * i;
+      rotateVec(this.rotation, 4 * i, d0[o], d0[o + 1], d0[o + 2], this);
+      const sx = this.bx - d0[o], sy = this.by - d0[o + 1], sz = this.bz - d0[o + 2];
+      const w2 = this.omega[o] ** 2 + this.omega[o + 1] ** 2 + this.omega[o + 2] ** 2;
+      e += 0.5 * w2 / this.invInertia[i] + 0.5 * this.springK[i] * (sx * sx + sy * sy + sz * sz);
+    }
+    return e;
+  }
+
+  /** True when every position, rotation and velocity is finite. */
+  isFinite(): boolean {
+    for (let i = 0; i < this.current.length; i++) if (!Number.isFinite(this.current[i]) || !Number.isFinite(this.omega[i])) return false;
+    return true;
+  }
+}
+
+/**
+ * q ← Δq q, Δq the rotation by |d| about d (the angle vector of eq. 2.5). Normalises q.
+ */
+export function rotateQuat(q: Float64Array, o: number, dx: number, dy: number, dz: number): void {
+  const phi = Math.sqrt(dx * dx + dy * dy + dz * dz);
+  if (phi < 1e-15) return;
+  const half = 0.5 * phi;
+  const s = Math.sin(half) / phi;
+  const rw = Math.cos(half), rx = dx * s, ry = dy * s, rz = dz * s;
+  const qw = q[o], qx = q[o + 1], qy = q[o + 2], qz = q[o + 3];
+  let nw = rw * qw - rx * qx - ry * qy - rz * qz;
+  let nx = rw * qx + rx * qw + ry * qz - rz * qy;
+  let ny = rw * qy - rx * qz + ry * qw + rz * qx;
+  let nz = rw * qz + rx * qy - ry * qx + rz * qw;
+  const l = 1 / Math.sqrt(nw * nw + nx * nx + ny * ny + nz * nz);
+  nw *= l; nx *= l; ny *= l; nz *= l;
+  q[o] = nw; q[o + 1] = nx; q[o + 2] = ny; q[o + 3] = nz;
+}
+
+/** out.b = q v (quaternion at q[o..o+3] rotating v), written to out.bx, by, bz. */
+export function rotateVec(q: Float64Array, o: number, vx: number, vy: number, vz: number, out: { bx: number; by: number; bz: number }): void {
+  const w = q[o], x = q[o + 1], y = q[o + 2], z = q[o + 3];
+  // t = 2 (q.xyz × v); v' = v + w t + q.xyz × t
+  const tx = 2 * (y * vz - z * vy), ty = 2 * (z * vx - x * vz), tz = 2 * (x * vy - y * vx);
+  out.bx = vx + w * tx + (y * tz - z * ty);
+  out.by = vy + w * ty + (z * tx - x * tz);
+  out.bz = vz + w * tz + (x * ty - y * tx);
+}
