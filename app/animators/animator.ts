@@ -35,6 +35,12 @@ export interface TreeInstance {
   /** Every mesh the tree shows (bark, leaves, the skeleton drawn as thin tubes), all carrying the
    *  binding. A deforming method deforms them all, so every render mode shows its motion. */
   readonly parts: readonly TreePart[];
+  /**
+   * For a method that draws its own geometry (Barron's skins, regenerated every step): shows
+   * `mesh` in place of the part's own mesh (hidden, out of the shadow map) following the render
+   * mode; `null` puts the part's own mesh back. The method owns the substitute and disposes it.
+   */
+  substitute(role: TreePart["role"], mesh: Mesh | null): void;
 }
 
 /** The host's fixed-step clock, read-only to animators. */

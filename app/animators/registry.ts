@@ -6,11 +6,13 @@ import { AnimatorRegistry } from "./animator";
 import { restProvider } from "./rest/provider";
 import { proceduralWindProvider } from "./procedural-wind/provider";
 import { spectralBeamProvider } from "./spectral-beam/provider";
+import { lsystemParticlesProvider } from "./lsystem-particles/provider";
 
 export function createRegistry(): AnimatorRegistry {
   const r = new AnimatorRegistry();
   r.register(spectralBeamProvider);
   r.register(proceduralWindProvider);
+  r.register(lsystemParticlesProvider);
   r.register(restProvider);
   return r;
 }

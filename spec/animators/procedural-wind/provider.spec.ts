@@ -88,6 +88,9 @@ describe("procedural-wind provider under NullEngine", () => {
         { role: "bark", mesh: bark, material: barkMaterial },
         { role: "leaves", mesh: leaves, material: leafMaterial },
       ],
+      substitute: () => {
+        throw new Error("procedural-wind deforms the tree's own meshes; it never substitutes them");
+      },
     };
     tree.bark.material = barkMaterial;
     shadows.addShadowCaster(tree.bark);

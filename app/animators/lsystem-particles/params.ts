@@ -1,0 +1,35 @@
+/**
+ * Parameters of the lsystem-particles method (Barron, Sorge and Davis), declared once: the GUI,
+ * the URL and the automation API derive from these. Every one can change while the tree moves.
+ */
+import { numberParam, type ParamSpec } from "../../math/params";
+
+export type LsystemParticlesParams = {
+  damping: number;
+  stiffness: number;
+  gravity: number;
+  timeStep: number;
+  curveResolution: number;
+  sides: number;
+  minRadius: number;
+  spatial: number;
+};
+
+export const lsystemParticlesParams: ParamSpec<LsystemParticlesParams> = {
+  damping: numberParam("Damping", 0, 1, 0.01, 0.2, "",
+    "Eq. 2.7's k_d as a damping ratio: 0.02 (0) to critical (1)"),
+  stiffness: numberParam("Stiffness", 0.2, 5, 0.05, 1, "×",
+    "Scales every spring constant k_s (eq. 2.6); springs go as the rod's cross-section"),
+  gravity: numberParam("Gravity", 0, 2, 0.05, 1, "g",
+    "§5.1.1: F_G, a constant force down; 1 is the Earth's"),
+  timeStep: numberParam("Time step", 2, 100, 0.5, 16.5, "ms",
+    "§6.1: time between updates of the particles; stiff rods sub-step where one step would blow up"),
+  curveResolution: numberParam("Curve resolution", 1, 8, 1, 3, "",
+    "§6.1: spline pieces per branch segment (Catmull-Rom, §4.2.1)"),
+  sides: numberParam("Sides", 4, 16, 2, 8, "",
+    "§4.2.2: polygons around a branch (even: half the ring by negation, eq. 7.1)"),
+  minRadius: numberParam("Minimum branch radius", 0.5, 30, 0.5, 3, "mm",
+    "§4.1: every radius is scaled so that the thinnest branch has this radius"),
+  spatial: numberParam("Turbulence spread", 0, 0.5, 0.01, 0.15, "",
+    "§5.1.1: each particle scales the wind's fluctuation by its own factor 1 ± this"),
+};

@@ -1,0 +1,208 @@
+/**
+ * The lsystem-particles method (Barron, Sorge and Davis, "Real-Time Procedural Animation of
+ * Trees") behind the Animator contract. A thin adapter: the particle system and its update
+ * (particles.ts, simulation.ts) run on the CPU, and the meshes it shows are regenerated from the
+ * particles every frame (skin.ts, leaves.ts): spline-skinned bark, leaf cards riding on their
+ * particles, and the skeleton as thin tubes through the curve points. They take the place of the
+ * tree's own meshes (TreeInstance.substitute) with the sandbox's materials, so the render modes,
+ * the bark texture toggle, shadows and picking work as for every method.
+ */
+import { Mesh } from "@babylonjs/core/Meshes/mesh";
+import { VertexData } from "@babylonjs/core/Meshes/mesh.vertexData";
+import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
+import type { Observer } from "@babylonjs/core/Misc/observable";
+import type { Scene } from "@babylonjs/core/scene";
+import type { Animator, AnimatorContext, AnimatorProvider, AnimatorStats, TreePart } from "../animator";
+import { BINDING_ATTRIBUTES } from "../../tree/geometry";
+import { tipNode } from "../../tree/skeleton";
+import { buildParticleTree, type ParticleTree } from "./particles";
+import { BarronSimulation, type SimulationSettings } from "./simulation";
+import { buildSkinLayout, updateSkin, type SkinLayout } from "./skin";
+import { bindLeaves, updateLeaves, type LeafRide } from "./leaves";
+import { lsystemParticlesParams, type LsystemParticlesParams } from "./params";
+
+export type { LsystemParticlesParams } from "./params";
+
+/** Radius of the skeleton view's tubes, metres (as the tree view's own skeleton lines). */
+const SKELETON_RADIUS = 0.012;
+
+/** A mesh whose positions and normals are rewritten every frame. */
+interface LiveMesh {
+  readonly role: TreePart["role"];
+  readonly mesh: Mesh;
+  readonly positions: Float32Array;
+  readonly normals: Float32Array;
+  /** Simulation frame the buffers were last written for. */
+  written: number;
+  /** Writes positions and normals from the shown state. */
+  fill(): void;
+}
+
+function simulationSettings(p: LsystemParticlesParams): SimulationSettings {
+  return { damping: p.damping, stiffness: p.stiffness, gravity: p.gravity, timeStep: p.timeStep / 1000, spatial: p.spatial };
+}
+
+/** A mesh with updatable positions and normals and fixed everything else; triangles flipped for Babylon. */
+function liveMesh(name: string, scene: Scene, parent: AnimatorContext["root"], positions: Float32Array, normals: Float32Array, uvs: Float32Array, ccwIndices: Uint32Array, branchIndex: Float32Array): Mesh {
+  const mesh = new Mesh(name, scene);
+  const vd = new VertexData();
+  vd.positions = positions;
+  vd.normals = normals;
+  vd.uvs = uvs;
+  // Counter-clockwise about the normal (right-handed) becomes clockwise front faces in Babylon's
+  // left-handed scene, as tree-view does for the tree's own meshes.
+  const indices = new Uint32Array(ccwIndices.length);
+  for (let i = 0; i < indices.length; i += 3) {
+    indices[i] = ccwIndices[i];
+    indices[i + 1] = ccwIndices[i + 2];
+    indices[i + 2] = ccwIndices[i + 1];
+  }
+  vd.indices = indices;
+  vd.applyToMesh(mesh, true);
+  mesh.setVerticesData(BINDING_ATTRIBUTES.branchIndex, branchIndex, false, 1);
+  mesh.parent = parent;
+  mesh.alwaysSelectAsActiveMesh = true; // it moves beyond any bounds computed once
+  mesh.isVisible = false; // the tree view shows it when it takes the part's place
+  return mesh;
+}
+
+export class LsystemParticlesAnimator implements Animator<LsystemParticlesParams> {
+  particles: ParticleTree;
+  simulation: BarronSimulation;
+  private params: LsystemParticlesParams;
+  private live: LiveMesh[] = [];
+  private barkLayout!: SkinLayout;
+  private skeletonLayout!: SkinLayout;
+  private leafRide: LeafRide | null = null;
+  private readonly tips: Float32Array;
+  private frame = 0;
+  private readonly renderObserver: Observer<Scene>;
+  /** updateMs stays 0: the host times every method's update (stats().animatorMs). */
+  private readonly stat: AnimatorStats = { updateMs: 0, counts: {}, nonFinite: false, notes: [] };
+
+  constructor(private readonly ctx: AnimatorContext, params: LsystemParticlesParams) {
+    this.params = { ...params };
+    const s = ctx.tree.skeleton;
+    this.particles = buildParticleTree(s, this.params.minRadius / 1000);
+    this.simulation = new BarronSimulation(this.particles, ctx.wind, simulationSettings(this.params), ctx.rng);
+    this.tips = new Float32Array(3 * s.branchCount);
+    this.buildMeshes();
+    // Skins are written just before a frame is drawn, for the meshes on show only.
+    this.renderObserver = ctx.scene.onBeforeRenderObservable.add(() => this.writeMeshes());
+    this.refreshStats();
+  }
+
+  /** Bark, leaves and skeleton meshes for the current particles, resolution and sides. */
+  private buildMeshes(): void {
+    const { scene, root, tree } = this.ctx;
+    const s = tree.skeleton;
+    this.disposeMeshes();
+    this.barkLayout = buildSkinLayout(s, this.particles, { sides: this.params.sides, resolution: this.params.curveResolution });
+    this.skeletonLayout = buildSkinLayout(s, this.particles, { sides: 4, resolution: this.params.curveResolution, radius: SKELETON_RADIUS });
+    const sim = this.simulation;
+    for (const [role, layout] of [["bark", this.barkLayout], ["skeleton", this.skeletonLayout]] as const) {
+      const positions = new Float32Array(3 * layout.vertexCount), normals = new Float32Array(3 * layout.vertexCount);
+      updateSkin(layout, sim.shownPositions, sim.shownRotations, positions, normals);
+      const mesh = liveMesh(`lsystem-particles ${role}`, scene, root, positions, normals, layout.uvs, layout.indices, layout.branchIndex);
+      mesh.material = tree.parts.find((p) => p.role === role)!.material;
+      this.live.push({ role, mesh, positions, normals, written: -1, fill: () => updateSkin(layout, sim.shownPositions, sim.shownRotations, positions, normals) });
+    }
+    const leaves = tree.geometry.leaves;
+    if (leaves && tree.leaves) {
+      const ride = bindLeaves(s, this.particles, leaves.positions, leaves.normals);
+      this.leafRide = ride;
+      const positions = Float32Array.from(leaves.positions), normals = Float32Array.from(leaves.normals);
+      updateLeaves(ride, sim.shownPositions, sim.shownRotations, positions, normals);
+      const mesh = liveMesh("lsystem-particles leaves", scene, root, positions, normals, leaves.uvs, leaves.indices, leaves.branchIndex);
+      mesh.material = tree.leafMaterial;
+      this.live.push({ role: "leaves", mesh, positions, normals, written: -1, fill: () => updateLeaves(ride, sim.shownPositions, sim.shownRotations, positions, normals) });
+    }
+    for (const l of this.live) tree.substitute(l.role, l.mesh);
+    this.frame++;
+  }
+
+  private writeMeshes(): void {
+    for (const l of this.live) {
+      if (!l.mesh.isVisible || l.written === this.frame) continue;
+      l.fill();
+      l.mesh.updateVerticesData(VertexBuffer.PositionKind, l.positions, false, false);
+      l.mesh.updateVerticesData(VertexBuffer.NormalKind, l.normals, false, false);
+      l.written = this.frame;
+    }
+  }
+
+  update(dt: number): void {
+    this.simulation.update(dt);
+    this.frame++;
+    const s = this.ctx.tree.skeleton, P = this.particles.particleOfNode, C = this.simulation.shownPositions;
+    for (let b = 0; b < s.branchCount; b++) {
+      const p = P[tipNode(s, b)];
+      this.tips[3 * b] = C[3 * p];
+      this.tips[3 * b + 1] = C[3 * p + 1];
+      this.tips[3 * b + 2] = C[3 * p + 2];
+    }
+    this.stat.nonFinite = !this.simulation.dynamics.isFinite();
+  }
+
+  setParams(patch: Partial<LsystemParticlesParams>): void {
+    const before = this.params;
+    this.params = { ...this.params, ...patch };
+    if (this.params.minRadius !== before.minRadius) {
+      // New radii: new masses, springs and drag. The motion restarts from rest on the new tree.
+      this.particles = buildParticleTree(this.ctx.tree.skeleton, this.params.minRadius / 1000);
+      this.simulation = new BarronSimulation(this.particles, this.ctx.wind, simulationSettings(this.params), this.ctx.rng);
+      this.buildMeshes();
+    } else {
+      this.simulation.configure(simulationSettings(this.params));
+      if (this.params.curveResolution !== before.curveResolution || this.params.sides !== before.sides) this.buildMeshes();
+    }
+    this.refreshStats();
+  }
+
+  private refreshStats(): void {
+    const st = this.stat;
+    st.counts = {
+      particles: this.particles.count,
+      branches: this.ctx.tree.skeleton.branchCount,
+      "skin vertices": this.barkLayout.vertexCount,
+      "leaf vertices": this.leafRide?.vertexCount ?? 0,
+    };
+  }
+
+  probe(): Float32Array {
+    return this.tips;
+  }
+
+  stats(): AnimatorStats {
+    const st = this.stat;
+    const sub = this.simulation.dynamics.subStepping;
+    const notes: string[] = [];
+    if (sub.max > 1) notes.push(`sub-stepping up to ×${sub.max} on ${sub.particles} of ${this.particles.count - 1} rods (one ${this.params.timeStep} ms step would blow up)`);
+    if (this.params.timeStep / 1000 > this.ctx.clock.dt * 1.01) notes.push(`time step ${this.params.timeStep} ms is longer than a frame: frames in between are blended`);
+    st.notes = notes;
+    return st;
+  }
+
+  private disposeMeshes(): void {
+    for (const l of this.live) {
+      this.ctx.tree.substitute(l.role, null);
+      l.mesh.dispose(false, false);
+    }
+    this.live = [];
+  }
+
+  dispose(): void {
+    this.ctx.scene.onBeforeRenderObservable.remove(this.renderObserver);
+    this.disposeMeshes();
+  }
+}
+
+export const lsystemParticlesProvider: AnimatorProvider<LsystemParticlesParams> = {
+  id: "lsystem-particles",
+  label: "L-system particles (Barron)",
+  source: "Barron, Sorge and Davis, Real-Time Procedural Animation of Trees: the turtle's particles on springs, rods turned by torque, Catmull-Rom skins",
+  params: lsystemParticlesParams,
+  create(ctx, params) {
+    return new LsystemParticlesAnimator(ctx, params);
+  },
+};

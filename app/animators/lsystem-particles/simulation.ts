@@ -1,0 +1,160 @@
+/**
+ * Barron's tree in the shared wind, in time: the particle dynamics (particles.ts) stepped at the
+ * time step the person chose, the wind force of every rod from the shared WindField, and the
+ * shown state. Plain TypeScript, no Babylon.
+ *
+ * Wind (§5.1.1). "A turbulence factor is added to the wind force ... The turbulence T varies
+ * across time-steps to simulate temporal variance in the wind, with a small scalar factor t
+ * applied per particle to simulate spatial variance". The shared field already varies in time and
+ * space (gusts, frozen turbulence carried by the mean wind); each particle scales its fluctuation
+ * about the mean by its own seeded factor 1 + t, t uniform in ±spread. The force on a rod is the
+ * drag of a cylinder across the flow, ½ ρ C_d (2 r L) |u| u, at the particle's current position.
+ *
+ * Time (§6.1, "the time step slider"). A step no longer than the host's frame is an integration
+ * step: each frame takes ceil(frame / step) equal steps, in lockstep with the host's clock. A
+ * longer step advances the simulation less often than the frames come; the frames in between show
+ * the last two states blended (rotations by normalised lerp), one step behind.
+ */
+import type { WindField, WindGpuState } from "../../wind/wind-field";
+import type { Rng } from "../../math/rng";
+import { AIR_DENSITY, DRAG_COEFFICIENT, ParticleDynamics, type DynamicsSettings, type ParticleTree } from "./particles";
+
+export interface SimulationSettings extends DynamicsSettings {
+  /** Integration step, seconds. */
+  timeStep: number;
+  /** Spread of the per-particle turbulence factor: t uniform in ±spread. */
+  spatial: number;
+}
+
+export class BarronSimulation {
+  readonly dynamics: ParticleDynamics;
+  /** What to draw: positions and rotations at the shown time (the dynamics' own, or a blend). */
+  readonly shownPositions: Float64Array;
+  readonly shownRotations: Float64Array;
+  private readonly prevPositions: Float64Array;
+  private readonly prevRotations: Float64Array;
+  /** ½ ρ C_d (2 r L) per particle. */
+  private readonly drag: Float64Array;
+  /** Uniform in [-1, 1) per particle, times `spatial`. */
+  private readonly spread: Float64Array;
+  private settings: SimulationSettings;
+  private readonly gpu: WindGpuState = { dirX: 1, dirZ: 0, strength: 0, vertical: 0, turbulenceAmplitude: 0, advection: 0 };
+  private readonly u = new Float64Array(3);
+  /** Simulated time of the dynamics' state, seconds. */
+  private simTime = 0;
+  /** Time the shown state stands for. */
+  private shownTime = 0;
+  private stepsLastUpdate = 0;
+
+  constructor(readonly tree: ParticleTree, private readonly wind: WindField, settings: SimulationSettings, rng: Rng) {
+    checkSettings(settings);
+    this.settings = { ...settings };
+    this.dynamics = new ParticleDynamics(tree, settings);
+    this.shownPositions = Float64Array.from(this.dynamics.current);
+    this.shownRotations = Float64Array.from(this.dynamics.rotation);
+    this.prevPositions = Float64Array.from(this.dynamics.current);
+    this.prevRotations = Float64Array.from(this.dynamics.rotation);
+    this.drag = new Float64Array(tree.count);
+    for (let i = 1; i < tree.count; i++) this.drag[i] = 0.5 * AIR_DENSITY * DRAG_COEFFICIENT * 2 * tree.radius[i] * tree.length[i];
+    this.spread = new Float64Array(tree.count);
+    const r = rng.fork(0xba77);
+    for (let i = 0; i < tree.count; i++) this.spread[i] = r.range(-1, 1);
+  }
+
+  configure(settings: SimulationSettings): void {
+    checkSettings(settings);
+    this.settings = { ...settings };
+    this.dynamics.configure(settings);
+  }
+
+  /** Steps the dynamics took in the last update. */
+  get steps(): number {
+    return this.stepsLastUpdate;
+  }
+
+  get time(): number {
+    return this.shownTime;
+  }
+
+  /** Advances by one host frame of dt seconds. */
+  update(dt: number): void {
+    const h = this.settings.timeStep;
+    const d = this.dynamics;
+    let steps = 0;
+    if (h <= dt * 1.01) {
+      // Lockstep with the host: equal steps no longer than h.
+      const n = Math.max(1, Math.ceil(dt / h - 1e-9));
+      const hh = dt / n;
+      for (let k = 0; k < n; k++) {
+        this.applyWind(this.simTime);
+        d.step(hh);
+        this.simTime += hh;
+      }
+      steps = n;
+      this.shownTime = this.simTime;
+      this.shownPositions.set(d.current);
+      this.shownRotations.set(d.rotation);
+    } else {
+      // Longer steps than frames: step when the shown time passes the state's, blend in between.
+      this.shownTime += dt;
+      while (this.simTime < this.shownTime + 1e-9) {
+        this.prevPositions.set(d.current);
+        this.prevRotations.set(d.rotation);
+        this.applyWind(this.simTime);
+        d.step(h);
+        this.simTime += h;
+        steps++;
+      }
+      this.blend(1 - (this.simTime - this.shownTime) / h);
+    }
+    this.stepsLastUpdate = steps;
+  }
+
+  /** Shown = prev + f (current - prev), rotations by normalised lerp. */
+  private blend(f: number): void {
+    const C = this.dynamics.current, q = this.dynamics.rotation, pc = this.prevPositions, pq = this.prevRotations;
+    const sc = this.shownPositions, sq = this.shownRotations;
+    for (let i = 0; i < C.length; i++) sc[i] = pc[i] + f * (C[i] - pc[i]);
+    for (let i = 0; i < q.length; i += 4) {
+      const w = pq[i] + f * (q[i] - pq[i]), x = pq[i + 1] + f * (q[i + 1] - pq[i + 1]);
+      const y = pq[i + 2] + f * (q[i + 2] - pq[i + 2]), z = pq[i + 3] + f * (q[i + 3] - pq[i + 3]);
+      const l = 1 / Math.sqrt(w * w + x * x + y * y + z * z);
+      sq[i] = w * l; sq[i + 1] = x * l; sq[i + 2] = y * l; sq[i + 3] = z * l;
+    }
+  }
+
+  /** F_W of every rod at time t into dynamics.windForce. */
+  private applyWind(t: number): void {
+    const w = this.wind, g = w.gpuState(t, this.gpu);
+    const mx = g.strength * g.dirX, my = g.vertical, mz = g.strength * g.dirZ;
+    const C = this.dynamics.current, F = this.dynamics.windForce, u = this.u, drag = this.drag, spread = this.spread;
+    const spatial = this.settings.spatial;
+    if (mx === 0 && my === 0 && mz === 0 && w.primitives.length === 0) {
+      F.fill(0); // no mean wind: no wind at all (WindField's contract)
+      return;
+    }
+    for (let i = 1; i < this.tree.count; i++) {
+      w.sample(C[3 * i], C[3 * i + 1], C[3 * i + 2], t, u);
+      // §5.1.1: the particle's own factor on the fluctuation about the mean.
+      const f = 1 + spatial * spread[i];
+      const ux = mx + f * (u[0] - mx), uy = my + f * (u[1] - my), uz = mz + f * (u[2] - mz);
+      const k = drag[i] * Math.sqrt(ux * ux + uy * uy + uz * uz);
+      F[3 * i] = k * ux;
+      F[3 * i + 1] = k * uy;
+      F[3 * i + 2] = k * uz;
+    }
+  }
+
+  /** Back to rest, time 0. */
+  reset(): void {
+    this.dynamics.reset();
+    this.simTime = this.shownTime = 0;
+    this.shownPositions.set(this.dynamics.current);
+    this.shownRotations.set(this.dynamics.rotation);
+  }
+}
+
+function checkSettings(s: SimulationSettings): void {
+  if (!(s.timeStep > 0 && s.timeStep <= 1)) throw new RangeError(`time step must be above 0 and at most 1 s; got ${s.timeStep}`);
+  if (!(s.spatial >= 0 && s.spatial <= 1)) throw new RangeError(`spatial turbulence spread must be from 0 to 1; got ${s.spatial}`);
+}
