@@ -1,0 +1,129 @@
+// lsystem-particles (Barron et al.) in the real browser: picked with the mouse, Barron's binary
+// tree drawn in the four display modes (screenshots), grown at depths 2, 4 and 6 with the depth
+// slider, bending in the wind and springing back, and stable at both ends of the time-step slider.
+import { test } from "./runner.mjs";
+import { assert, openApp, clickControl, dragSlider, frames, hidePanel } from "./helpers.mjs";
+import { decodePng, countDifferentPixels, countPixels } from "./png.mjs";
+
+/** Pixels that are not sky: the tree (and its shadow) against the sky, right of the panel. */
+function treePixels(img) {
+  return countPixels(img, (r, g, b) => !(b > r + 20 && b > 150), { x: 320, y: 0, width: img.width - 320, height: Math.round(img.height * 0.62) });
+}
+
+test("lsystem-particles: Barron's tree in the four display modes (smooth, flat, wireframe, skeleton)", async ({ page, url, shot, errors, log }) => {
+  await openApp(page, url, { errors });
+  await clickControl(page, "method:lsystem-particles");
+  await clickControl(page, "tree:barron");
+  await page.evaluate(() => window.sandbox.ready);
+  const state = await page.evaluate(() => {
+    const s = window.sandbox;
+    s.wind({ speed: 9, direction: 0, turbulence: 0.3, gust: 0 });
+    s.pause();
+    s.step(120);
+    const a = window.sandboxDebug.animator();
+    return { method: window.sandbox.stats ? a.stats().counts : null, summary: window.sandboxDebug.tree?.() ?? null };
+  });
+  log(`counts ${JSON.stringify(state.method)}`);
+  assert.equal(state.method.particles, 256, "Barron's tree: a root and 255 particles");
+  const images = {};
+  for (const mode of ["shaded", "flat", "wireframe", "skeleton"]) {
+    await clickControl(page, `mode:${mode}`);
+    await frames(page, 3);
+    images[mode] = decodePng(await shot(`lsystem-particles-mode-${mode}`));
+    const n = treePixels(images[mode]);
+    log(`${mode}: ${n} tree pixels`);
+    assert.ok(n > 2000, `${mode}: the tree hardly shows (${n} pixels)`);
+  }
+  const region = { x: 320, y: 0, width: images.shaded.width - 320, height: images.shaded.height };
+  for (const [a, b] of [["shaded", "flat"], ["shaded", "wireframe"], ["wireframe", "skeleton"], ["flat", "skeleton"]]) {
+    const d = countDifferentPixels(images[a], images[b], 24, region);
+    log(`${a} vs ${b}: ${d} pixels differ`);
+    assert.ok(d > 500, `${a} and ${b} look the same (${d} pixels differ)`);
+  }
+  assert.deepEqual(errors, []);
+});
+
+test("lsystem-particles: the depth slider grows the tree (depths 2, 4, 6)", async ({ page, url, shot, errors, log }) => {
+  await openApp(page, url, { hash: "#method=lsystem-particles&tree=barron&depth=7", errors });
+  let from = 7;
+  const counts = [];
+  for (const depth of [2, 4, 6]) {
+    await dragSlider(page, "depth", { min: 0, max: 12, from, to: depth, steps: 6 });
+    from = depth;
+    await frames(page, 3);
+    const r = await page.evaluate(() => {
+      const s = window.sandbox;
+      s.pause();
+      s.wind({ speed: 6, direction: 20, gust: 0 });
+      s.step(60);
+      return { summary: window.sandboxDebug.tree(), particles: window.sandboxDebug.animator().stats().counts.particles, method: s.params("lsystem-particles") && window.sandboxDebug.animator().constructor.name };
+    });
+    log(`depth ${depth}: ${r.particles} particles, ${JSON.stringify(r.summary?.summary ?? r.summary)}`);
+    assert.equal(r.particles, 2 ** (depth + 1), `depth ${depth}: expected ${2 ** (depth + 1)} particles (a binary tree of ${2 ** (depth + 1) - 1} segments and a root)`);
+    counts.push(r.particles);
+    await hidePanel(page);
+    await frames(page, 2);
+    const img = decodePng(await shot(`lsystem-particles-depth-${depth}`));
+    await page.evaluate(() => window.sandboxDebug.setPanelVisible(true));
+    assert.ok(treePixels(img) > 1500, `depth ${depth}: the tree hardly shows`);
+    await page.evaluate(() => window.sandbox.resume());
+  }
+  assert.ok(counts[0] < counts[1] && counts[1] < counts[2]);
+  assert.deepEqual(errors, []);
+});
+
+test("lsystem-particles: the wind bends the tree downwind and it springs back when the wind stops", async ({ page, url, errors, log }) => {
+  await openApp(page, url, { hash: "#method=lsystem-particles&tree=barron", errors });
+  const r = await page.evaluate(async () => {
+    const s = window.sandbox;
+    s.pause();
+    s.wind({ speed: 0, vertical: 0, gust: 0, turbulence: 0.3, direction: 0 });
+    await s.use("lsystem-particles");
+    s.step(600); // settle under gravity alone
+    const settled = s.probe();
+    s.wind({ speed: 16 });
+    s.step(240);
+    const windy = s.probe();
+    s.wind({ speed: 0 });
+    s.step(1800);
+    const back = s.probe();
+    const mean = (a, b, c) => { let x = 0; for (let i = c; i < a.length; i += 3) x += a[i] - b[i]; return x / (a.length / 3); };
+    let farthest = 0;
+    for (let i = 0; i < back.length; i++) farthest = Math.max(farthest, Math.abs(back[i] - settled[i]));
+    return { downwind: mean(windy, settled, 0), back: farthest, stats: s.stats() };
+  });
+  log(`mean tip shift downwind ${r.downwind.toFixed(3)} m; after the wind stops, within ${r.back.toExponential(2)} m of rest`);
+  assert.ok(r.downwind > 0.05, `a 16 m/s wind moved the tips only ${r.downwind} m downwind`);
+  assert.ok(r.back < 2e-3, `the tree did not come back to rest (${r.back} m off)`);
+  assert.equal(r.stats.nonFinite, false);
+  assert.deepEqual(errors, []);
+});
+
+test("lsystem-particles: stable at both ends of the time-step slider, and says when it sub-steps", async ({ page, url, errors, log }) => {
+  await openApp(page, url, { hash: "#method=lsystem-particles&tree=barron", errors });
+  const r = await page.evaluate(async () => {
+    const s = window.sandbox;
+    s.pause();
+    s.wind({ speed: 30, gust: 1, turbulence: 1 });
+    const out = [];
+    for (const timeStep of [2, 100]) {
+      s.params("lsystem-particles", { timeStep, damping: 0, stiffness: 0.2 });
+      await s.use("lsystem-particles");
+      s.step(600);
+      const st = s.stats();
+      const notes = window.sandboxDebug.animator().stats().notes;
+      const p = s.probe();
+      out.push({ timeStep, nonFinite: st.nonFinite, finite: p.every(Number.isFinite), notes, method: st.errors.length });
+    }
+    return out;
+  });
+  for (const x of r) log(`time step ${x.timeStep} ms: ${JSON.stringify(x.notes)}`);
+  for (const x of r) {
+    assert.equal(x.nonFinite, false, `time step ${x.timeStep} ms went non-finite`);
+    assert.ok(x.finite);
+  }
+  assert.ok(r[1].notes.some((n) => /sub-stepping/.test(n)), "a 100 ms step on soft, undamped rods should sub-step and say so");
+  assert.ok(r[1].notes.some((n) => /blended/.test(n)));
+  assert.equal(await page.evaluate(() => window.sandbox.stats().errors.length), 0);
+  assert.deepEqual(errors, []);
+});
