@@ -3,11 +3,24 @@
 // slider, bending in the wind and springing back, and stable at both ends of the time-step slider.
 import { test } from "./runner.mjs";
 import { assert, openApp, clickControl, dragSlider, frames, hidePanel } from "./helpers.mjs";
-import { decodePng, countDifferentPixels, countPixels } from "./png.mjs";
+import { decodePng, countDifferentPixels } from "./png.mjs";
 
-/** Pixels that are not sky: the tree (and its shadow) against the sky, right of the panel. */
-function treePixels(img) {
-  return countPixels(img, (r, g, b) => !(b > r + 20 && b > 150), { x: 320, y: 0, width: img.width - 320, height: Math.round(img.height * 0.62) });
+/**
+ * How many pixels the tree covers (with its shadow): the screenshot against one taken with the
+ * tree's meshes hidden for a moment.
+ */
+async function treePixels(page, img) {
+  await page.evaluate(() => {
+    window.__hidden = window.sandboxDebug.scene().meshes.filter((m) => m.isVisible && /^(tree-|lsystem-particles)/.test(m.name));
+    for (const m of window.__hidden) m.isVisible = false;
+    window.sandboxDebug.scene().render();
+  });
+  const bare = decodePng(await page.screenshot());
+  await page.evaluate(() => {
+    for (const m of window.__hidden) m.isVisible = true;
+    window.sandboxDebug.scene().render();
+  });
+  return countDifferentPixels(img, bare, 24, { left: 310, top: 0, width: img.width - 310, height: img.height });
 }
 
 test("lsystem-particles: Barron's tree in the four display modes (smooth, flat, wireframe, skeleton)", async ({ page, url, shot, errors, log }) => {
@@ -30,11 +43,11 @@ test("lsystem-particles: Barron's tree in the four display modes (smooth, flat, 
     await clickControl(page, `mode:${mode}`);
     await frames(page, 3);
     images[mode] = decodePng(await shot(`lsystem-particles-mode-${mode}`));
-    const n = treePixels(images[mode]);
+    const n = await treePixels(page, images[mode]);
     log(`${mode}: ${n} tree pixels`);
-    assert.ok(n > 2000, `${mode}: the tree hardly shows (${n} pixels)`);
+    assert.ok(n > 5000, `${mode}: the tree hardly shows (${n} pixels)`);
   }
-  const region = { x: 320, y: 0, width: images.shaded.width - 320, height: images.shaded.height };
+  const region = { left: 320, top: 0, width: images.shaded.width - 320, height: images.shaded.height };
   for (const [a, b] of [["shaded", "flat"], ["shaded", "wireframe"], ["wireframe", "skeleton"], ["flat", "skeleton"]]) {
     const d = countDifferentPixels(images[a], images[b], 24, region);
     log(`${a} vs ${b}: ${d} pixels differ`);
@@ -64,8 +77,10 @@ test("lsystem-particles: the depth slider grows the tree (depths 2, 4, 6)", asyn
     await hidePanel(page);
     await frames(page, 2);
     const img = decodePng(await shot(`lsystem-particles-depth-${depth}`));
+    const n = await treePixels(page, img);
     await page.evaluate(() => window.sandboxDebug.setPanelVisible(true));
-    assert.ok(treePixels(img) > 1500, `depth ${depth}: the tree hardly shows`);
+    log(`depth ${depth}: the tree covers ${n} pixels`);
+    assert.ok(n > 1500, `depth ${depth}: the tree hardly shows (${n} pixels)`);
     await page.evaluate(() => window.sandbox.resume());
   }
   assert.ok(counts[0] < counts[1] && counts[1] < counts[2]);

@@ -40,6 +40,9 @@
  */
 import type { TreeSkeleton } from "../../tree/skeleton";
 
+// Math's members read once: in jest's vm context every read of the global `Math` is slow (see wind-field.ts).
+const { sqrt, sin, cos, hypot, ceil, max, PI } = Math;
+
 /** Gravity, m/s². */
 export const G = 9.81;
 /** Density of green wood, kg/m³ (rod mass M = ρ π r² L). */
@@ -161,7 +164,7 @@ export function buildParticleTree(s: TreeSkeleton, minRadius: number): ParticleT
     radius[i] = s.nodeRadius[node[i]] * radiusScale;
     if (i > 0) {
       const p = parent[i];
-      length[i] = Math.hypot(rest[3 * i] - rest[3 * p], rest[3 * i + 1] - rest[3 * p + 1], rest[3 * i + 2] - rest[3 * p + 2]);
+      length[i] = hypot(rest[3 * i] - rest[3 * p], rest[3 * i + 1] - rest[3 * p + 1], rest[3 * i + 2] - rest[3 * p + 2]);
       if (!(length[i] > 1e-9)) throw new Error(`particle ${i} (node ${node[i]}) sits on its parent: a rod of zero length`);
     }
   }
@@ -169,7 +172,7 @@ export function buildParticleTree(s: TreeSkeleton, minRadius: number): ParticleT
 }
 
 function dist(p: Float32Array, a: number, b: number): number {
-  return Math.hypot(p[3 * a] - p[3 * b], p[3 * a + 1] - p[3 * b + 1], p[3 * a + 2] - p[3 * b + 2]);
+  return hypot(p[3 * a] - p[3 * b], p[3 * a + 1] - p[3 * b + 1], p[3 * a + 2] - p[3 * b + 2]);
 }
 
 /** Settings of the dynamics. */
@@ -213,7 +216,7 @@ export function stepNorm(x: number, zeta: number): number {
   const [b, d] = col(0, 1);
   // σ_max of [[a, b], [c1, d]]: the larger eigenvalue of MᵀM = [[p, m], [m, r]], written without cancellation.
   const p = a * a + c1 * c1, r = b * b + d * d, m = a * b + c1 * d;
-  return Math.sqrt(0.5 * (p + r + Math.sqrt((p - r) * (p - r) + 4 * m * m)));
+  return sqrt(0.5 * (p + r + sqrt((p - r) * (p - r) + 4 * m * m)));
 }
 
 /**
@@ -281,17 +284,17 @@ export class ParticleDynamics {
     this.gravity = gravity;
     for (let i = 1; i < t.count; i++) {
       const r = t.radius[i], L = t.length[i];
-      const M = WOOD_DENSITY * Math.PI * r * r * L;
+      const M = WOOD_DENSITY * PI * r * r * L;
       const ks = STIFFNESS_PER_AREA * stiffness * r * r;
       this.mass[i] = M;
       this.springK[i] = ks;
       this.invInertia[i] = 3 / (M * L * L); // eq. 2.3
       // Angular stiffness k_s L² over I, plus gravity's lever M g L at its worst (a rod upright).
       const k = (3 * ks) / M + (3 * G * gravity) / L;
-      const wn = Math.sqrt(k);
+      const wn = sqrt(k);
       this.omegaN[i] = wn;
       // c = 2 ζ ω_n for the spring alone: k_d = 2 ζ ω_n M / 3.
-      this.dampC[i] = 2 * this.zeta * Math.sqrt((3 * ks) / M);
+      this.dampC[i] = 2 * this.zeta * sqrt((3 * ks) / M);
     }
     this.stepFor = -1;
   }
@@ -311,14 +314,14 @@ export class ParticleDynamics {
     if (h === this.stepFor) return;
     this.stepFor = h;
     const xLim = STEP_SAFETY * verletStepLimit(this.zeta);
-    let max = 1, many = 0;
+    let most = 1, many = 0;
     for (let i = 1; i < this.tree.count; i++) {
-      const n = Math.max(1, Math.ceil((h * this.omegaN[i]) / xLim));
+      const n = max(1, ceil((h * this.omegaN[i]) / xLim));
       this.substeps[i] = n;
-      if (n > max) max = n;
+      if (n > most) most = n;
       if (n > 1) many++;
     }
-    this.maxSub = max;
+    this.maxSub = most;
     this.subCount = many;
   }
 
@@ -429,17 +432,17 @@ export class ParticleDynamics {
  * q ← Δq q, Δq the rotation by |d| about d (the angle vector of eq. 2.5). Normalises q.
  */
 export function rotateQuat(q: Float64Array, o: number, dx: number, dy: number, dz: number): void {
-  const phi = Math.sqrt(dx * dx + dy * dy + dz * dz);
+  const phi = sqrt(dx * dx + dy * dy + dz * dz);
   if (phi < 1e-15) return;
   const half = 0.5 * phi;
-  const s = Math.sin(half) / phi;
-  const rw = Math.cos(half), rx = dx * s, ry = dy * s, rz = dz * s;
+  const s = sin(half) / phi;
+  const rw = cos(half), rx = dx * s, ry = dy * s, rz = dz * s;
   const qw = q[o], qx = q[o + 1], qy = q[o + 2], qz = q[o + 3];
   let nw = rw * qw - rx * qx - ry * qy - rz * qz;
   let nx = rw * qx + rx * qw + ry * qz - rz * qy;
   let ny = rw * qy - rx * qz + ry * qw + rz * qx;
   let nz = rw * qz + rx * qy - ry * qx + rz * qw;
-  const l = 1 / Math.sqrt(nw * nw + nx * nx + ny * ny + nz * nz);
+  const l = 1 / sqrt(nw * nw + nx * nx + ny * ny + nz * nz);
   nw *= l; nx *= l; ny *= l; nz *= l;
   q[o] = nw; q[o + 1] = nx; q[o + 2] = ny; q[o + 3] = nz;
 }

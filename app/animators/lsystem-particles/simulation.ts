@@ -19,6 +19,9 @@ import type { WindField, WindGpuState } from "../../wind/wind-field";
 import type { Rng } from "../../math/rng";
 import { AIR_DENSITY, DRAG_COEFFICIENT, ParticleDynamics, type DynamicsSettings, type ParticleTree } from "./particles";
 
+// Math's members read once: in jest's vm context every read of the global `Math` is slow (see wind-field.ts).
+const { sqrt, max, ceil } = Math;
+
 export interface SimulationSettings extends DynamicsSettings {
   /** Integration step, seconds. */
   timeStep: number;
@@ -83,7 +86,7 @@ export class BarronSimulation {
     let steps = 0;
     if (h <= dt * 1.01) {
       // Lockstep with the host: equal steps no longer than h.
-      const n = Math.max(1, Math.ceil(dt / h - 1e-9));
+      const n = max(1, ceil(dt / h - 1e-9));
       const hh = dt / n;
       for (let k = 0; k < n; k++) {
         this.applyWind(this.simTime);
@@ -118,7 +121,7 @@ export class BarronSimulation {
     for (let i = 0; i < q.length; i += 4) {
       const w = pq[i] + f * (q[i] - pq[i]), x = pq[i + 1] + f * (q[i + 1] - pq[i + 1]);
       const y = pq[i + 2] + f * (q[i + 2] - pq[i + 2]), z = pq[i + 3] + f * (q[i + 3] - pq[i + 3]);
-      const l = 1 / Math.sqrt(w * w + x * x + y * y + z * z);
+      const l = 1 / sqrt(w * w + x * x + y * y + z * z);
       sq[i] = w * l; sq[i + 1] = x * l; sq[i + 2] = y * l; sq[i + 3] = z * l;
     }
   }
@@ -138,7 +141,7 @@ export class BarronSimulation {
       // §5.1.1: the particle's own factor on the fluctuation about the mean.
       const f = 1 + spatial * spread[i];
       const ux = mx + f * (u[0] - mx), uy = my + f * (u[1] - my), uz = mz + f * (u[2] - mz);
-      const k = drag[i] * Math.sqrt(ux * ux + uy * uy + uz * uz);
+      const k = drag[i] * sqrt(ux * ux + uy * uy + uz * uz);
       F[3 * i] = k * ux;
       F[3 * i + 1] = k * uy;
       F[3 * i + 2] = k * uz;

@@ -25,6 +25,9 @@ import type { TreeSkeleton } from "../../tree/skeleton";
 import type { ParticleTree } from "./particles";
 import { rotateVec } from "./particles";
 
+// Math's members read once: in jest's vm context every read of the global `Math` is slow (see wind-field.ts).
+const { sqrt, abs, cos, sin, PI, max } = Math;
+
 export interface SkinOptions {
   /** N, polygons around a branch: even, at least 4 (eq. 7.1 needs an even N). */
   sides: number;
@@ -99,7 +102,7 @@ export function buildSkinLayout(s: TreeSkeleton, tree: ParticleTree, options: Sk
   let ring = 0, ii = 0;
   for (let b = 0; b < s.branchCount; b++) {
     const first = s.branchFirstNode[b], nn = s.branchNodeCount[b], len = s.branchLength[b];
-    const rootRadius = options.radius ?? Math.max(1e-4, s.nodeRadius[first] * scale);
+    const rootRadius = options.radius ?? max(1e-4, s.nodeRadius[first] * scale);
     const firstRing = ring;
     for (let j = 0; j < nn - 1; j++) {
       const ka = first + j, kb = ka + 1;
@@ -115,7 +118,7 @@ export function buildSkinLayout(s: TreeSkeleton, tree: ParticleTree, options: Sk
         ringU[ring] = k;
         ringRadius[ring] = options.radius ?? (s.nodeRadius[ka] + u * (s.nodeRadius[kb] - s.nodeRadius[ka])) * scale;
         const arc = (s.nodeX[ka] + u * (s.nodeX[kb] - s.nodeX[ka])) * len;
-        const v = arc / (2 * Math.PI * rootRadius);
+        const v = arc / (2 * PI * rootRadius);
         for (let q = 0; q <= N; q++) {
           const vi = ring * stride + q;
           uvs[2 * vi] = q / N;
@@ -145,8 +148,8 @@ export function buildSkinLayout(s: TreeSkeleton, tree: ParticleTree, options: Sk
   for (let k = 0; k <= m; k++) catmullRomWeights(k / m, basis, 8 * k);
   const trig = new Float64Array(N);
   for (let q = 0; q < N / 2; q++) {
-    trig[2 * q] = Math.cos((2 * Math.PI * q) / N);
-    trig[2 * q + 1] = Math.sin((2 * Math.PI * q) / N);
+    trig[2 * q] = cos((2 * PI * q) / N);
+    trig[2 * q + 1] = sin((2 * PI * q) / N);
   }
   return { sides: N, resolution: m, ringCount, vertexCount, indices, uvs, branchIndex, ringControl, ringU, ringRadius, ringStartsBranch, ringReference, ringRotation, basis, trig };
 }
@@ -178,8 +181,8 @@ export function updateSkin(L: SkinLayout, C: Float64Array, q: Float64Array, posi
     let tx = basis[w + 4] * x0 + basis[w + 5] * x1 + basis[w + 6] * x2 + basis[w + 7] * x3;
     let ty = basis[w + 4] * y0 + basis[w + 5] * y1 + basis[w + 6] * y2 + basis[w + 7] * y3;
     let tz = basis[w + 4] * z0 + basis[w + 5] * z1 + basis[w + 6] * z2 + basis[w + 7] * z3;
-    let l = Math.sqrt(tx * tx + ty * ty + tz * tz);
-    if (l < 1e-12) { tx = x2 - x1; ty = y2 - y1; tz = z2 - z1; l = Math.sqrt(tx * tx + ty * ty + tz * tz) || 1; }
+    let l = sqrt(tx * tx + ty * ty + tz * tz);
+    if (l < 1e-12) { tx = x2 - x1; ty = y2 - y1; tz = z2 - z1; l = sqrt(tx * tx + ty * ty + tz * tz) || 1; }
     tx /= l; ty /= l; tz /= l;
     if (L.ringStartsBranch[r]) {
       rotateVec(q, 4 * L.ringRotation[r], L.ringReference[3 * r], L.ringReference[3 * r + 1], L.ringReference[3 * r + 2], turned);
@@ -188,12 +191,12 @@ export function updateSkin(L: SkinLayout, C: Float64Array, q: Float64Array, posi
     // Fig. 4.5: the first vector keeps its direction, less its part along the new tangent.
     let d = vx * tx + vy * ty + vz * tz;
     vx -= d * tx; vy -= d * ty; vz -= d * tz;
-    l = Math.sqrt(vx * vx + vy * vy + vz * vz);
+    l = sqrt(vx * vx + vy * vy + vz * vz);
     if (l < 1e-6) {
       // The tangent turned onto the first vector: any perpendicular.
-      if (Math.abs(tx) < 0.9) { vx = 0; vy = -tz; vz = ty; } else { vx = tz; vy = 0; vz = -tx; }
+      if (abs(tx) < 0.9) { vx = 0; vy = -tz; vz = ty; } else { vx = tz; vy = 0; vz = -tx; }
       d = 0;
-      l = Math.sqrt(vx * vx + vy * vy + vz * vz);
+      l = sqrt(vx * vx + vy * vy + vz * vz);
     }
     vx /= l; vy /= l; vz /= l;
     // The vector a quarter turn on about the tangent: rotating v by φ is cos φ v + sin φ (t × v).
