@@ -1,6 +1,8 @@
 /**
  * The stage every method is shown on: orbit camera, sun with shadows onto the ground, sky
- * light, ground and sky. Built once per scene.
+ * light, ground and sky. Built once per scene. The background (sky dome and ground) and the
+ * sun's shadows can be switched off (Barron §5.3, §6.3): a plain neutral colour then stands
+ * behind the tree.
  */
 import type { Scene } from "@babylonjs/core/scene";
 import { ArcRotateCamera } from "@babylonjs/core/Cameras/arcRotateCamera";
@@ -20,14 +22,21 @@ import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { Rng } from "../math/rng";
 
 export const SKY_COLOR = new Color4(0.62, 0.76, 0.9, 1);
+/** The plain colour behind the tree when the background is off: a neutral mid grey. */
+export const PLAIN_BACKGROUND = new Color4(0.5, 0.5, 0.5, 1);
 
 export interface Environment {
   camera: ArcRotateCamera;
   sun: DirectionalLight;
   shadows: ShadowGenerator;
   ground: Mesh;
+  sky: Mesh;
   /** Frames the camera on a tree of the given height. */
   frame(height: number): void;
+  /** Sky dome and ground on, or off (plain neutral clear colour, no ground). */
+  setBackground(on: boolean): void;
+  /** The sun's shadows on (the shadow map is drawn and read) or off (neither). */
+  setShadows(on: boolean): void;
 }
 
 /** A soft grass texture, generated (nothing downloaded). */
@@ -106,7 +115,16 @@ export function createEnvironment(scene: Scene, canvas: HTMLCanvasElement): Envi
   dome.infiniteDistance = true;
 
   return {
-    camera, sun, shadows, ground,
+    camera, sun, shadows, ground, sky: dome,
+    setBackground(on: boolean) {
+      dome.setEnabled(on);
+      ground.setEnabled(on);
+      scene.clearColor = (on ? SKY_COLOR : PLAIN_BACKGROUND).clone();
+    },
+    setShadows(on: boolean) {
+      // Off: the materials drop the shadow lookup and the shadow map is no longer rendered.
+      sun.shadowEnabled = on;
+    },
     frame(height: number) {
       const h = Math.max(1, height);
       camera.target = new Vector3(0, h * 0.48, 0);

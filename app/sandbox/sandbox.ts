@@ -18,13 +18,15 @@ import { defaultsOf, validatePatch, type Params } from "../math/params";
 import { applyTaper, TAPER_RANGE } from "../tree/taper";
 import { BINDING_ATTRIBUTES, buildTreeGeometry } from "../tree/geometry";
 import { treeHeight, type TreeSkeleton, type TreeSummary } from "../tree/skeleton";
-import { grammarToSkeleton } from "../lsystem/lsystem";
+import { grammarToSkeleton, parseGrammar } from "../lsystem/lsystem";
 import { TREE_PRESETS } from "../lsystem/presets";
 import { DEFAULT_WIND, WindField, type WindSettings } from "../wind/wind-field";
 import { FixedClock } from "./clock";
 import { createEnvironment, type Environment } from "./environment";
 import { RENDER_MODES, TreeView, type RenderMode } from "./tree-view";
-import { formatHash, parseHash } from "./url-state";
+import { DEFAULT_DISPLAY, formatHash, parseHash, type DisplaySettings } from "./url-state";
+
+export type { DisplaySettings } from "./url-state";
 
 /** The derivation depth a person or script may ask for; the module cap stops explosions inside it. */
 export const DEPTH_RANGE = { min: 0, max: 40 } as const;
@@ -36,11 +38,19 @@ export const MAX_TREE_VERTICES = 2_000_000;
 
 export interface TreeSource {
   preset?: string;
+  /** Grammar text (the .lsys format); derived to its own `#depth` unless `depth` is given. */
   grammar?: string;
+  /** With `grammar`: the file it came from ("oak.lsys"), for error messages and the panel. */
+  name?: string;
   url?: string;
   taper?: number;
   depth?: number;
 }
+
+/** The name a grammar without a file name goes by in messages. */
+export const UNNAMED_GRAMMAR = "grammar.lsys";
+/** The tree name (in the URL and `treeName`) of a grammar that is not a shipped preset. */
+export const CUSTOM_TREE = "custom";
 
 export interface SandboxStats {
   fps: number;
@@ -61,7 +71,10 @@ export interface SandboxListener {
 
 /** The tree as the source defined it, before taper: kept so taper can rebuild without re-deriving. */
 interface SourceTree {
+  /** Preset name, or CUSTOM_TREE. */
   name: string;
+  /** The grammar's file name ("habel.lsys", "oak.lsys"): in messages and on the panel. */
+  fileName: string;
   grammar: string;
   depth: number;
   skeleton: TreeSkeleton;
@@ -80,6 +93,7 @@ export class Sandbox {
   private provider: AnyProvider;
   private readonly paramValues = new Map<string, Params>();
   private mode: RenderMode = "shaded";
+  private displayState: DisplaySettings = { ...DEFAULT_DISPLAY };
   private paused = false;
   private lastFrameAt = 0;
   private frameMsAvg = 0;
@@ -126,13 +140,14 @@ export class Sandbox {
       }
     }
     if (s.mode && (RENDER_MODES as readonly string[]).includes(s.mode)) this.mode = s.mode as RenderMode;
+    this.applyDisplay({ ...DEFAULT_DISPLAY, ...s.display });
     const preset = s.tree && TREE_PRESETS.some((p) => p.name === s.tree) ? s.tree : DEFAULT_TREE;
     if (s.tree && preset !== s.tree) warn(new Error(`no tree named "${s.tree}"; showing "${DEFAULT_TREE}"`));
     try {
-      this.buildTree(preset, presetText(preset), s.depth ?? presetDepth(preset), s.taper ?? TAPER_RANGE.default);
+      this.buildTree(preset, `${preset}.lsys`, presetText(preset), s.depth ?? presetDepth(preset), s.taper ?? TAPER_RANGE.default);
     } catch (e) {
       warn(e);
-      this.buildTree(DEFAULT_TREE, presetText(DEFAULT_TREE), presetDepth(DEFAULT_TREE), TAPER_RANGE.default);
+      this.buildTree(DEFAULT_TREE, `${DEFAULT_TREE}.lsys`, presetText(DEFAULT_TREE), presetDepth(DEFAULT_TREE), TAPER_RANGE.default);
     }
     this.restoringHash = false;
     this.writeHashSoon();
@@ -183,7 +198,10 @@ export class Sandbox {
 
   // ---------------------------------------------------------------- tree
 
-  private buildTree(name: string, grammar: string, depth: number, taper: number): TreeSummary {
+  /** `depth` undefined: the grammar's own `#depth`. */
+  private buildTree(name: string, fileName: string, grammar: string, depth: number | undefined, taper: number): TreeSummary {
+    // A grammar error throws here (located in `fileName`), before anything is replaced.
+    depth ??= parseGrammar(grammar, fileName).depth;
     if (!Number.isInteger(depth) || depth < DEPTH_RANGE.min || depth > DEPTH_RANGE.max) {
       throw new RangeError(`depth must be a whole number from ${DEPTH_RANGE.min} to ${DEPTH_RANGE.max}; got ${depth}`);
     }
@@ -191,8 +209,8 @@ export class Sandbox {
       throw new RangeError(`taper must be a number from ${TAPER_RANGE.min} to ${TAPER_RANGE.max}; got ${taper}`);
     }
     // Derive first: a grammar error or an exploding depth throws here, before anything is replaced.
-    const skeleton = grammarToSkeleton(grammar, { depth, seed: 1, fileName: name === "custom" ? "grammar.lsys" : `${name}.lsys` });
-    return this.rebuild({ name, grammar, depth, skeleton }, taper);
+    const skeleton = grammarToSkeleton(grammar, { depth, seed: 1, fileName });
+    return this.rebuild({ name, fileName, grammar, depth, skeleton }, taper);
   }
 
   /** Applies taper to the source skeleton, rebuilds the meshes and restarts the method on them. */
@@ -201,7 +219,7 @@ export class Sandbox {
     const geometry = buildTreeGeometry(skeleton);
     if (geometry.vertexCount > MAX_TREE_VERTICES) {
       throw new RangeError(
-        `${source.name === "custom" ? "This grammar" : source.name} at depth ${source.depth} would have ${(geometry.vertexCount / 1e6).toFixed(1)} million vertices ` +
+        `${source.name === CUSTOM_TREE ? source.fileName : source.name} at depth ${source.depth} would have ${(geometry.vertexCount / 1e6).toFixed(1)} million vertices ` +
           `(budget ${MAX_TREE_VERTICES.toLocaleString("en-US")}); lower the depth`,
       );
     }
@@ -209,6 +227,7 @@ export class Sandbox {
     const view = new TreeView(skeleton, geometry, this.scene, this.root, this.env.shadows);
     this.source = source;
     view.setRenderMode(this.mode);
+    view.setBarkTexture(this.displayState.barkTexture);
     this.disposeAnimator();
     this.view?.dispose();
     this.view = view;
@@ -223,8 +242,13 @@ export class Sandbox {
     return { branches: s.branchCount, levels: s.levels, leaves: s.leafCount, vertices: this.view!.vertexCount, tips: s.branchCount, height: round3(treeHeight(s)) };
   }
 
+  /** The preset on show, or "custom" for a grammar loaded as text or from a file. */
   get treeName(): string {
     return this.source.name;
+  }
+  /** The file name of the grammar on show: "habel.lsys" for a preset, the loaded file's name, or "grammar.lsys". */
+  get grammarName(): string {
+    return this.source.fileName;
   }
   get depth(): number {
     return this.source.depth;
@@ -269,6 +293,34 @@ export class Sandbox {
     this.animator = null;
   }
 
+  /** What is drawn besides the tree: bark texture, background (sky and ground), shadows. */
+  get display(): DisplaySettings {
+    return { ...this.displayState };
+  }
+
+  /** Switches the bark texture, the background and the shadows; throws on an unknown key or a non-boolean. */
+  setDisplay(patch: Partial<DisplaySettings>): void {
+    try {
+      if (typeof patch !== "object" || patch === null) throw new TypeError("display() takes an object such as { shadows: false }");
+      for (const [k, v] of Object.entries(patch)) {
+        if (!(k in DEFAULT_DISPLAY)) throw new RangeError(`display has no setting "${k}"; its settings are: ${Object.keys(DEFAULT_DISPLAY).join(", ")}`);
+        if (typeof v !== "boolean") throw new RangeError(`display.${k} must be true or false; got ${JSON.stringify(v)}`);
+      }
+    } catch (e) {
+      this.reportError(messageOf(e));
+      throw e;
+    }
+    this.applyDisplay({ ...this.displayState, ...patch });
+    this.changed();
+  }
+
+  private applyDisplay(d: DisplaySettings): void {
+    this.displayState = { ...d };
+    this.env.setBackground(d.background);
+    this.env.setShadows(d.shadows);
+    this.view?.setBarkTexture(d.barkTexture);
+  }
+
   setRenderMode(mode: RenderMode): void {
     if (!RENDER_MODES.includes(mode)) throw new RangeError(`render mode must be one of ${RENDER_MODES.join(", ")}; got ${JSON.stringify(mode)}`);
     this.mode = mode;
@@ -293,6 +345,10 @@ export class Sandbox {
         return this.getParams(id);
       },
       loadTree: (src: TreeSource) => this.loadTree(src),
+      display: (patch?: Partial<DisplaySettings>): DisplaySettings => {
+        if (patch !== undefined) this.setDisplay(patch);
+        return this.display;
+      },
       trees: () => TREE_PRESETS.map((p) => p.name),
       pause: () => this.pause(),
       resume: () => this.resume(),
@@ -408,15 +464,17 @@ export class Sandbox {
     try {
       if (src.url !== undefined) throw new RangeError("Loading tree models by URL arrives with model import (issue 7); use { preset } or { grammar }");
       if (src.preset !== undefined && src.grammar !== undefined) throw new RangeError("loadTree takes a preset or a grammar, not both");
+      if (src.name !== undefined && src.grammar === undefined) throw new RangeError("loadTree's name goes with a grammar: loadTree({ grammar, name })");
+      if (src.grammar !== undefined && typeof src.grammar !== "string") throw new TypeError(`loadTree's grammar must be the grammar's text (a string); got ${typeof src.grammar}`);
       const taper = src.taper ?? this.taperValue;
       let summary: TreeSummary;
       if (src.grammar !== undefined) {
-        summary = this.buildTree("custom", src.grammar, src.depth ?? this.source.depth, taper);
+        summary = this.buildTree(CUSTOM_TREE, grammarFileName(src.name), src.grammar, src.depth, taper);
       } else if (src.preset !== undefined) {
         if (!TREE_PRESETS.some((p) => p.name === src.preset)) throw new RangeError(`No tree preset "${src.preset}"; the presets are: ${TREE_PRESETS.map((p) => p.name).join(", ")}`);
-        summary = this.buildTree(src.preset, presetText(src.preset), src.depth ?? presetDepth(src.preset), taper);
+        summary = this.buildTree(src.preset, `${src.preset}.lsys`, presetText(src.preset), src.depth ?? presetDepth(src.preset), taper);
       } else if (src.depth !== undefined && src.depth !== this.source.depth) {
-        summary = this.buildTree(this.source.name, this.source.grammar, src.depth, taper);
+        summary = this.buildTree(this.source.name, this.source.fileName, this.source.grammar, src.depth, taper);
       } else {
         if (!(taper >= TAPER_RANGE.min && taper <= TAPER_RANGE.max)) throw new RangeError(`taper must be a number from ${TAPER_RANGE.min} to ${TAPER_RANGE.max}; got ${taper}`);
         summary = this.rebuild(this.source, taper);
@@ -500,10 +558,18 @@ export class Sandbox {
     this.hashTimer = setTimeout(() => {
       this.hashTimer = null;
       const params: Record<string, Params> = { [this.provider.id]: this.paramValues.get(this.provider.id)! };
-      const hash = formatHash({ tree: this.source.name, depth: this.source.depth, taper: this.taperValue, method: this.provider.id, mode: this.mode, wind: this.windField.settings(), params });
+      const hash = formatHash({ tree: this.source.name, depth: this.source.depth, taper: this.taperValue, method: this.provider.id, mode: this.mode, wind: this.windField.settings(), display: this.displayState, params });
       window.history.replaceState(null, "", hash);
     }, 100);
   }
+}
+
+/** The name a loaded grammar goes by: the file's own name (no folders), or UNNAMED_GRAMMAR. */
+function grammarFileName(name: string | undefined): string {
+  if (name === undefined) return UNNAMED_GRAMMAR;
+  if (typeof name !== "string") throw new TypeError(`loadTree's name must be a file name such as "oak.lsys"; got ${typeof name}`);
+  const base = name.split(/[\\/]/).pop()!.trim();
+  return base === "" ? UNNAMED_GRAMMAR : base.length > 80 ? base.slice(0, 77) + "..." : base;
 }
 
 function presetText(name: string): string {

@@ -1,11 +1,27 @@
 /**
- * The sandbox's state in the URL hash, so reloading restores tree, method, wind and parameters
- * (issue 3, item 8). Plain key=value pairs a person can read and edit:
+ * The sandbox's state in the URL hash, so reloading restores tree, method, wind, parameters and
+ * display (issue 3, item 8). Plain key=value pairs a person can read and edit:
  *   #tree=demo&depth=5&taper=0.6&method=procedural-wind&speed=6&direction=0&turbulence=0.35
- *    &gust=0.3&seed=1&mode=shaded&procedural-wind.damping=0.7
+ *    &gust=0.3&seed=1&vertical=0&mode=shaded&bark=on&background=on&shadows=on&procedural-wind.damping=0.7
+ * Keys an older address lacks (vertical, bark, background, shadows) keep their defaults.
  */
 import type { Params } from "../math/params";
 import type { WindSettings } from "../wind/wind-field";
+
+/** What is drawn besides the tree (Barron §5.3, §6.3). */
+export interface DisplaySettings {
+  /** The bark's texture (off: plain bark colour). */
+  barkTexture: boolean;
+  /** Sky dome and ground (off: a plain neutral colour, no ground). */
+  background: boolean;
+  /** The sun's shadows, on the ground and on the tree. */
+  shadows: boolean;
+}
+
+export const DEFAULT_DISPLAY: Readonly<DisplaySettings> = { barkTexture: true, background: true, shadows: true };
+
+/** The hash key of each display setting. */
+const DISPLAY_KEYS: Readonly<Record<keyof DisplaySettings, string>> = { barkTexture: "bark", background: "background", shadows: "shadows" };
 
 export interface UrlState {
   tree?: string;
@@ -14,15 +30,17 @@ export interface UrlState {
   method?: string;
   mode?: string;
   wind: Partial<Record<keyof WindSettings, string>>;
+  /** Display settings the address names (on/off, true/false, 1/0); others are left out. */
+  display: Partial<DisplaySettings>;
   /** Per method id, its parameter values as strings (validated by the method's declaration). */
   params: Record<string, Record<string, string>>;
 }
 
-const WIND_KEYS: (keyof WindSettings)[] = ["speed", "direction", "turbulence", "gust", "seed"];
+const WIND_KEYS: (keyof WindSettings)[] = ["speed", "direction", "turbulence", "gust", "seed", "vertical"];
 
 export function parseHash(hash: string): UrlState {
   const q = new URLSearchParams(hash.replace(/^#/, ""));
-  const out: UrlState = { wind: {}, params: {} };
+  const out: UrlState = { wind: {}, display: {}, params: {} };
   const num = (k: string): number | undefined => {
     const v = q.get(k);
     return v !== null && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : undefined;
@@ -36,6 +54,11 @@ export function parseHash(hash: string): UrlState {
     const v = q.get(k);
     if (v !== null) out.wind[k] = v;
   }
+  for (const [k, key] of Object.entries(DISPLAY_KEYS) as [keyof DisplaySettings, string][]) {
+    const v = q.get(key)?.trim().toLowerCase();
+    if (v === "on" || v === "true" || v === "1") out.display[k] = true;
+    else if (v === "off" || v === "false" || v === "0") out.display[k] = false;
+  }
   for (const [key, value] of q) {
     const dot = key.indexOf(".");
     if (dot <= 0) continue;
@@ -45,14 +68,15 @@ export function parseHash(hash: string): UrlState {
   return out;
 }
 
-export function formatHash(s: { tree: string; depth: number; taper: number; method: string; mode: string; wind: WindSettings; params: Record<string, Params> }): string {
+export function formatHash(s: { tree: string; depth: number; taper: number; method: string; mode: string; wind: WindSettings; display?: DisplaySettings; params: Record<string, Params> }): string {
   const q = new URLSearchParams();
   q.set("tree", s.tree);
   q.set("depth", String(s.depth));
   q.set("taper", String(round(s.taper)));
   q.set("method", s.method);
   q.set("mode", s.mode);
-  for (const k of WIND_KEYS) q.set(k, String(round(s.wind[k])));
+  for (const k of WIND_KEYS) if (s.wind[k] !== undefined) q.set(k, String(round(s.wind[k])));
+  if (s.display) for (const [k, key] of Object.entries(DISPLAY_KEYS) as [keyof DisplaySettings, string][]) q.set(key, s.display[k] ? "on" : "off");
   for (const id of Object.keys(s.params)) {
     for (const [k, v] of Object.entries(s.params[id])) q.set(`${id}.${k}`, typeof v === "number" ? String(round(v)) : String(v));
   }
