@@ -1,10 +1,12 @@
 /**
- * Entry point: engine, sandbox, panel, and the automation API on `window.sandbox`.
+ * Entry point: engine, sandbox, panel, grammar files (chooser and drag and drop), and the
+ * automation API on `window.sandbox`.
  */
 import { Engine } from "@babylonjs/core/Engines/engine";
 import { createRegistry } from "./animators/registry";
 import { Sandbox } from "./sandbox/sandbox";
 import { Panel } from "./ui/panel";
+import { installGrammarFiles, type GrammarFiles } from "./ui/grammar-files";
 import { compareGpuWithTwin } from "./animators/gpu-twin-check";
 import type { DeformShader } from "./animators/deform-shader";
 import type { TreeInstance } from "./animators/animator";
@@ -17,10 +19,16 @@ declare global {
   }
 }
 
-function debugHooks(sandbox: Sandbox, panel: Panel) {
+function debugHooks(sandbox: Sandbox, panel: Panel, files: GrammarFiles) {
   return {
+    /** The tree on show: its summary, preset name ("custom" for a loaded grammar), grammar file name and depth. */
+    tree: () => ({ ...sandbox.summary(), name: sandbox.treeName, grammar: sandbox.grammarName, depth: sandbox.depth, barkTexture: sandbox.tree?.barkTextureOn ?? null }),
+    /** Resolves when a chosen or dropped grammar file has been read and loaded (or refused). */
+    grammarFileSettled: () => files.settled,
     controlCenter: (name: string) => panel.controlCenter(name),
     sliderRect: (name: string) => panel.controlRect(name),
+    /** The value a panel slider's thumb shows (e.g. "wind.speed", "depth"). */
+    sliderValue: (name: string) => panel.sliderValue(name),
     sceneCounts: () => sandbox.sceneCounts(),
     /** The active animator, for experiments and for tests that break it on purpose. */
     animator: () => sandbox.activeAnimator,
@@ -53,8 +61,10 @@ function main(): void {
   window.addEventListener("resize", () => engine.resize());
   const sandbox = new Sandbox(engine, canvas, createRegistry());
   const ready = sandbox.start(window.location.hash).then(() => {
-    const panel = new Panel(sandbox);
-    window.sandboxDebug = debugHooks(sandbox, panel);
+    const input = document.getElementById("grammar-file") as HTMLInputElement;
+    const files = installGrammarFiles(sandbox, input, document.getElementById("drop-overlay"));
+    const panel = new Panel(sandbox, { openGrammarFile: () => files.open() });
+    window.sandboxDebug = debugHooks(sandbox, panel, files);
     // Ready means the first frame with the panel is on screen.
     return new Promise<void>((r) => sandbox.scene.onAfterRenderObservable.addOnce(() => r()));
   });

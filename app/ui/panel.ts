@@ -1,7 +1,9 @@
 /**
- * The control panel (@babylonjs/gui), drawn on the canvas. Method and tree pickers, depth and
- * taper, the shared wind, damping, then the active method's own parameters generated from its
- * declarations, render mode, a stats line and an error line. Key H hides it.
+ * The control panel (@babylonjs/gui), drawn on the canvas. Method and tree pickers (the shipped
+ * grammars, the grammar on show, a button that loads a grammar file), depth (rebuilt live while
+ * dragging) and taper, the shared wind (speed and direction, its x, y, z components, turbulence,
+ * gusts, a calm button), damping, then the active method's own parameters generated from its
+ * declarations, render mode and display toggles, a stats line and an error line. Key H hides it.
  *
  * The panel writes only through the Sandbox's public methods (the same ones `window.sandbox`
  * exposes), and re-reads the state when the sandbox says something changed.
@@ -15,8 +17,8 @@ import { Slider } from "@babylonjs/gui/2D/controls/sliders/slider";
 import { Button } from "@babylonjs/gui/2D/controls/button";
 import { ScrollViewer } from "@babylonjs/gui/2D/controls/scrollViewers/scrollViewer";
 import { PointerEventTypes } from "@babylonjs/core/Events/pointerEvents";
-import type { NumberParam, ParamDecl } from "../math/params";
-import { DEPTH_SLIDER_MAX, type Sandbox } from "../sandbox/sandbox";
+import { numberParam, type NumberParam, type ParamDecl } from "../math/params";
+import { CUSTOM_TREE, DEPTH_SLIDER_MAX, type DisplaySettings, type Sandbox } from "../sandbox/sandbox";
 import { RENDER_MODE_LABELS, RENDER_MODES, type RenderMode } from "../sandbox/tree-view";
 import { TAPER_PARAM } from "../tree/taper";
 import { TREE_PRESETS } from "../lsystem/presets";
@@ -30,7 +32,32 @@ const MUTED = "#b8bcb4";
 interface SliderRow {
   slider: Slider;
   read: () => number;
+  /** True while the mouse holds the slider: sync() leaves its thumb where the person has it. */
+  held: () => boolean;
 }
+
+/**
+ * When a slider applies its value: "change" on every change, "release" when the mouse lets go,
+ * "live" while dragging, at most once per rendered frame (the latest value wins), and on release.
+ */
+type SliderApply = "change" | "release" | "live";
+
+export interface PanelOptions {
+  /** Opens the browser's file chooser for a grammar file (the panel shows a button for it when given). */
+  openGrammarFile?: () => void;
+}
+
+/** The display toggles of the View section (Barron §5.3, §6.3). */
+const DISPLAY_TOGGLES: readonly { key: keyof DisplaySettings; label: string }[] = [
+  { key: "barkTexture", label: "Bark texture" },
+  { key: "background", label: "Background" },
+  { key: "shadows", label: "Shadows" },
+];
+
+/** Barron §6.1's wind sliders, one per axis, m/s: x and z edit speed and direction, y the vertical wind. */
+const WIND_X = numberParam("Wind x", -WIND_PARAMS.speed.max, WIND_PARAMS.speed.max, 0.1, 0, "m/s", "The wind's x component: toward +x when positive");
+const WIND_Y: NumberParam = { ...WIND_PARAMS.vertical, label: "Wind y (vertical)" };
+const WIND_Z = numberParam("Wind z", -WIND_PARAMS.speed.max, WIND_PARAMS.speed.max, 0.1, 0, "m/s", "The wind's z component: toward +z when positive");
 
 export class Panel {
   readonly ui: AdvancedDynamicTexture;
@@ -45,11 +72,14 @@ export class Panel {
   private readonly choiceRows: { buttons: Map<string, Button>; read: () => string }[] = [];
   private readonly statsText: TextBlock;
   private readonly errorText: TextBlock;
+  private readonly errorBox: Rectangle;
+  private readonly grammarText: TextBlock;
+  private readonly toggles: { key: keyof DisplaySettings; label: string; button: Button }[] = [];
   private methodParamsFor = "";
   private syncing = false;
   private errorTimer: ReturnType<typeof setTimeout> | null = null;
 
-  constructor(private readonly sandbox: Sandbox) {
+  constructor(private readonly sandbox: Sandbox, options: PanelOptions = {}) {
     this.ui = AdvancedDynamicTexture.CreateFullscreenUI("panel", true, sandbox.scene);
     this.frame = new Rectangle("panel-frame");
     this.frame.width = `${PANEL_WIDTH}px`;
@@ -57,6 +87,8 @@ export class Panel {
     this.frame.horizontalAlignment = Control.HORIZONTAL_ALIGNMENT_LEFT;
     this.frame.background = "rgba(24, 28, 24, 0.78)";
     this.frame.thickness = 0;
+    // The wheel over the panel scrolls it, and a drag on it moves nothing: the camera does not see them.
+    this.frame.isPointerBlocker = true;
     this.ui.addControl(this.frame);
 
     const scroll = new ScrollViewer("panel-scroll");
@@ -70,12 +102,49 @@ export class Panel {
     this.stack.paddingRight = "6px";
     this.stack.horizontalAlignment = Control.HORIZONTAL_ALIGNMENT_LEFT;
     scroll.addControl(this.stack);
+    // The wheel scrolls the panel wherever the pointer is over it. (The ScrollViewer's own wheel
+    // handling only works once the pointer has entered it through a control that is not a pointer
+    // blocker, so over a button or slider reached straight from the view it did nothing; and it
+    // moved a fixed 5% of the length per event.)
+    scroll.onWheelObservable.clear();
+    scroll.onWheelObservable.add((d) => {
+      const bar = scroll.verticalBar;
+      const range = this.stack._currentMeasure.height - scroll._currentMeasure.height;
+      if (!bar.isVisible || range <= 0 || d.y === 0) return;
+      const px = Math.sign(d.y) * Math.min(160, Math.max(40, Math.abs(d.y)));
+      bar.value = Math.min(bar.maximum, Math.max(0, bar.value + px / range));
+    });
 
     this.heading("Tree Wind Sandbox", 22, 34);
     this.statsText = this.text("", 12, MUTED, 50);
-    this.errorText = this.text("", 13, "#ff8a78", 0);
+    // The error line floats at the foot of the panel, over the controls: it is seen wherever the
+    // panel is scrolled, and it does not push the controls down (a slider under the mouse stays put).
+    // A click dismisses it.
+    this.errorBox = new Rectangle("panel-error");
+    this.errorBox.width = "100%";
+    this.errorBox.adaptHeightToChildren = true;
+    this.errorBox.verticalAlignment = Control.VERTICAL_ALIGNMENT_BOTTOM;
+    this.errorBox.background = "rgba(48, 18, 14, 0.95)";
+    this.errorBox.thickness = 0;
+    this.errorBox.isVisible = false;
+    this.errorBox.isPointerBlocker = true;
+    this.errorText = new TextBlock("panel-error-text");
+    this.errorText.fontSize = 13;
+    this.errorText.color = "#ff8a78";
     this.errorText.textWrapping = true;
-    this.errorText.isVisible = false;
+    this.errorText.resizeToFit = true;
+    this.errorText.width = "100%";
+    this.errorText.paddingLeft = "10px";
+    this.errorText.paddingRight = "12px";
+    this.errorText.paddingTop = "8px";
+    this.errorText.paddingBottom = "10px";
+    this.errorText.textHorizontalAlignment = Control.HORIZONTAL_ALIGNMENT_LEFT;
+    this.errorBox.addControl(this.errorText);
+    this.errorBox.onPointerClickObservable.add(() => {
+      this.errorBox.isVisible = false;
+    });
+    this.frame.addControl(this.errorBox);
+    this.named.set("error", this.errorBox);
 
     this.section("Method");
     this.choice("method", () => sandbox.registry.list().map((p) => ({ value: p.id, label: p.label })), () => sandbox.methodId, (id) => this.guard(() => sandbox.use(id)));
@@ -87,13 +156,29 @@ export class Panel {
 
     this.section("Tree");
     this.choice("tree", () => TREE_PRESETS.map((p) => ({ value: p.name, label: p.label })), () => sandbox.treeName, (name) => this.guard(() => sandbox.loadTree({ preset: name })));
-    this.slider("depth", { kind: "number", label: "Derivation depth", min: 0, max: DEPTH_SLIDER_MAX, step: 1, default: 5, unit: "", help: "" }, () => sandbox.depth, (v) => this.guard(() => sandbox.loadTree({ depth: v })), true);
-    this.slider("taper", TAPER_PARAM, () => sandbox.taper, (v) => this.guard(() => sandbox.loadTree({ taper: v })), true);
+    this.grammarText = this.text("", 12, MUTED, 20);
+    this.named.set("tree.grammar", this.grammarText);
+    if (options.openGrammarFile) {
+      const open = options.openGrammarFile;
+      this.button("tree.loadFile", "Load grammar file…", () => open());
+      this.text("or drop a .lsys file on the view", 11, MUTED, 16);
+    }
+    // Depth re-derives live while dragging (once per frame at most); a depth past the module cap
+    // shows the cap's message and the tree stays.
+    this.slider("depth", numberParam("Derivation depth", 0, DEPTH_SLIDER_MAX, 1, 5, "", ""), () => sandbox.depth, (v) => sandbox.loadTree({ depth: v }), "live");
+    this.slider("taper", TAPER_PARAM, () => sandbox.taper, (v) => this.guard(() => sandbox.loadTree({ taper: v })), "release");
 
     this.section("Wind");
-    for (const key of ["speed", "direction", "turbulence", "gust"] as const) {
-      this.slider(`wind.${key}`, WIND_PARAMS[key], () => sandbox.windField.settings()[key], (v) => this.guard(() => sandbox.setWind({ [key]: v } as Partial<WindSettings>)));
-    }
+    const wind = (key: keyof WindSettings) => this.slider(`wind.${key}`, WIND_PARAMS[key], () => sandbox.windField.settings()[key], (v) => this.guard(() => sandbox.setWind({ [key]: v } as Partial<WindSettings>)));
+    wind("speed");
+    wind("direction");
+    // Barron 2006 §6.1: one slider per axis. x and z are the horizontal wind in Cartesian form.
+    this.slider("wind.x", WIND_X, () => this.windXZ().x, (v) => this.guard(() => sandbox.setWind(horizontalWind(v, this.windXZ().z, "x", sandbox.windField.settings().direction))));
+    this.slider("wind.vertical", WIND_Y, () => sandbox.windField.settings().vertical, (v) => this.guard(() => sandbox.setWind({ vertical: v })));
+    this.slider("wind.z", WIND_Z, () => this.windXZ().z, (v) => this.guard(() => sandbox.setWind(horizontalWind(this.windXZ().x, v, "z", sandbox.windField.settings().direction))));
+    wind("turbulence");
+    wind("gust");
+    this.button("wind.calm", "Calm (reset wind)", () => this.guard(() => sandbox.setWind({ speed: 0, vertical: 0 })));
 
     this.section("Method parameters");
     this.methodStack = new StackPanel("method-params");
@@ -102,6 +187,10 @@ export class Panel {
 
     this.section("View");
     this.choice("mode", () => RENDER_MODES.map((m) => ({ value: m, label: RENDER_MODE_LABELS[m] })), () => sandbox.renderMode, (m) => this.guard(() => sandbox.setRenderMode(m as RenderMode)));
+    for (const t of DISPLAY_TOGGLES) {
+      const button = this.button(`display.${t.key}`, t.label, () => this.guard(() => sandbox.setDisplay({ [t.key]: !sandbox.display[t.key] })));
+      this.toggles.push({ ...t, button });
+    }
     this.text("Drag to orbit, wheel to zoom.  H hides this panel.", 12, MUTED, 40);
 
     sandbox.addListener({ changed: () => this.sync(), error: (m) => this.showError(m) });
@@ -133,6 +222,12 @@ export class Panel {
   controlCenter(name: string): { x: number; y: number } | null {
     const r = this.controlRect(name);
     return r ? { x: r.left + r.width / 2, y: r.top + r.height / 2 } : null;
+  }
+
+  /** The value a named slider shows now (its thumb), or null when there is no such slider. */
+  sliderValue(name: string): number | null {
+    const c = this.named.get(name);
+    return c instanceof Slider ? c.value : null;
   }
 
   /** Page-pixel rectangle of a named control. Choice rows also answer "name:value" for each button. */
@@ -175,8 +270,13 @@ export class Panel {
     return t;
   }
 
-  /** A labelled slider for a number declaration. `onRelease`: apply when the mouse is released (for rebuilds). */
-  private slider(name: string, decl: NumberParam, read: () => number, write: (v: number) => void, onRelease = false, into: StackPanel = this.stack): void {
+  /**
+   * A labelled slider for a number declaration. `apply`: when a value is written (see SliderApply).
+   * A "live" slider's `write` may throw or reject (the sandbox has shown why): a value that failed
+   * is not tried again in the same drag, nor any value past it (a deeper depth only grows), and the
+   * thumb goes back to the state when the mouse lets go.
+   */
+  private slider(name: string, decl: NumberParam, read: () => number, write: (v: number) => unknown, apply: SliderApply = "change", into: StackPanel = this.stack): void {
     const label = this.text("", 13, TEXT, 20, into);
     const s = new Slider(name);
     s.minimum = decl.min;
@@ -197,24 +297,83 @@ export class Panel {
     into.addControl(spacer);
     const digits = decl.step >= 1 ? 0 : decl.step >= 0.1 ? 1 : 2;
     const show = (v: number) => {
-      label.text = `${decl.label}: ${v.toFixed(digits)}${decl.unit ? " " + decl.unit : ""}`;
+      // Values read back from other settings (wind x from speed and direction) may be -0.00001: no "-0.0".
+      const shown = Math.abs(v) < 0.5 * Math.pow(10, -digits) ? 0 : v;
+      label.text = `${decl.label}: ${shown.toFixed(digits)}${decl.unit ? " " + decl.unit : ""}`;
     };
     show(s.value);
+    let held = false;
     let pending: number | null = null;
+    let scheduled = false;
+    /** In a live drag: the smallest value that failed; it and larger ones are not tried again. */
+    let failedFrom = Infinity;
+    const fail = (v: number) => {
+      failedFrom = Math.min(failedFrom, v);
+      if (!held) this.sync();
+    };
+    const attempt = (v: number) => {
+      try {
+        const r = write(v);
+        if (r instanceof Promise) r.catch(() => fail(v));
+      } catch {
+        fail(v);
+      }
+    };
+    const flush = () => {
+      scheduled = false;
+      if (pending === null) return;
+      const v = pending;
+      pending = null;
+      if (v !== read() && v < failedFrom) attempt(v);
+    };
     s.onValueChangedObservable.add((v) => {
       show(v);
       if (this.syncing) return;
-      if (onRelease) pending = v;
-      else write(v);
+      if (apply === "change") write(v);
+      else {
+        pending = v;
+        if (apply === "live" && !scheduled) {
+          scheduled = true;
+          requestAnimationFrame(flush);
+        }
+      }
     });
-    if (onRelease) {
-      s.onPointerUpObservable.add(() => {
-        if (pending !== null && pending !== read()) write(pending);
-        pending = null;
-      });
-    }
+    s.onPointerDownObservable.add(() => {
+      held = true;
+      failedFrom = Infinity;
+    });
+    s.onPointerUpObservable.add(() => {
+      held = false;
+      flush();
+      // Whatever the drag left (a refused depth, a clamped wind component): show the real state.
+      this.sync();
+    });
     this.named.set(name, s);
-    this.sliders.push({ slider: s, read });
+    this.sliders.push({ slider: s, read, held: () => held });
+  }
+
+  /** A full-width push button. */
+  private button(name: string, label: string, onClick: () => void, into: StackPanel = this.stack): Button {
+    const b = Button.CreateSimpleButton(name, label);
+    b.height = "26px";
+    b.width = "100%";
+    b.fontSize = 13;
+    b.thickness = 1;
+    b.cornerRadius = 3;
+    b.paddingBottom = "2px";
+    b.color = TEXT;
+    b.background = "rgba(255,255,255,0.08)";
+    b.onPointerClickObservable.add(() => onClick());
+    into.addControl(b);
+    this.named.set(name, b);
+    return b;
+  }
+
+  /** The horizontal wind in Cartesian form, m/s (x toward +x, z toward +z). */
+  private windXZ(): { x: number; z: number } {
+    const w = this.sandbox.windField.settings();
+    const a = (w.direction * Math.PI) / 180;
+    return { x: clean(w.speed * Math.cos(a)), z: clean(w.speed * Math.sin(a)) };
   }
 
   /** A row of buttons, one per option, the current one highlighted. */
@@ -260,8 +419,19 @@ export class Panel {
       if (branchKey !== this.branchSectionFor) this.buildBranchSection(branchKey);
       else this.refreshBranchInfo();
       for (const row of this.sliders) {
+        if (row.held()) continue;
         const v = row.read();
         if (row.slider.value !== v) row.slider.value = v;
+      }
+      const custom = this.sandbox.treeName === CUSTOM_TREE;
+      this.grammarText.text = `Grammar: ${this.sandbox.grammarName}${custom ? "" : " (shipped)"}`;
+      this.grammarText.color = custom ? ACCENT : MUTED;
+      const display = this.sandbox.display;
+      for (const t of this.toggles) {
+        const on = display[t.key];
+        t.button.textBlock!.text = `${t.label}: ${on ? "on" : "off"}`;
+        t.button.background = on ? ACCENT : "rgba(255,255,255,0.08)";
+        t.button.color = on ? "#1b1b1b" : TEXT;
       }
       for (const row of this.choiceRows) {
         const cur = row.read();
@@ -294,7 +464,7 @@ export class Panel {
       const read = () => sb.getParams(p.id)[key];
       const write = (v: number | string | boolean) => this.guard(() => sb.setParams(p.id, { [key]: v }));
       const name = key === "damping" ? "damping" : `${p.id}.${key}`;
-      if (d.kind === "number") this.slider(name, d, () => read() as number, write, false, this.methodStack);
+      if (d.kind === "number") this.slider(name, d, () => read() as number, write, "change", this.methodStack);
       else if (d.kind === "boolean") this.choice(name, () => [{ value: "true", label: `${d.label}: on` }, { value: "false", label: `${d.label}: off` }], () => String(read()), (v) => write(v === "true"), this.methodStack);
       else this.choice(name, () => d.options.map((o) => ({ value: o, label: o })), () => read() as string, write, this.methodStack);
     }
@@ -326,7 +496,7 @@ export class Panel {
     this.refreshBranchInfo();
     for (const [key, c] of Object.entries(editor.controls)) {
       const decl: NumberParam = { kind: "number", label: c.label, min: c.min, max: c.max, step: c.step, default: c.read(b), unit: c.unit, help: "" };
-      this.slider(`branch.${key}`, decl, () => c.read(b), (v) => this.guard(() => sb.editBranch(b, { [key]: v })), false, this.branchStack);
+      this.slider(`branch.${key}`, decl, () => c.read(b), (v) => this.guard(() => sb.editBranch(b, { [key]: v })), "change", this.branchStack);
     }
     const reset = Object.fromEntries(Object.keys(editor.controls).map((k) => [k, k === "stiffness" ? 1 : null]));
     this.choice("branch.actions", () => [{ value: "reset", label: "Reset this branch" }, { value: "clear", label: "Clear selection" }], () => "", (v) => {
@@ -362,14 +532,36 @@ export class Panel {
 
   private showError(message: string): void {
     this.errorText.text = message;
-    this.errorText.isVisible = true;
+    this.errorBox.isVisible = true;
     if (this.errorTimer) clearTimeout(this.errorTimer);
     this.errorTimer = setTimeout(() => {
-      this.errorText.isVisible = false;
+      this.errorBox.isVisible = false;
     }, 12000);
   }
 
   dispose(): void {
     this.ui.dispose();
   }
+}
+
+/** Rounds away float noise (1e-15) so a slider reads 0, not -0.0000001. */
+function clean(v: number): number {
+  return Math.round(v * 1e6) / 1e6 + 0;
+}
+
+/**
+ * Speed and direction from the wind's x and z components (Barron 2006 §6.1), direction 0 toward
+ * +x and 90 toward +z. Past the speed limit the component being edited (`edited`) gives way, so the
+ * other one stays where it was; at no horizontal wind the direction is kept.
+ */
+export function horizontalWind(x: number, z: number, edited: "x" | "z", direction: number): Pick<WindSettings, "speed" | "direction"> {
+  const max = WIND_PARAMS.speed.max;
+  if (Math.hypot(x, z) > max) {
+    if (edited === "x") x = Math.sign(x) * Math.sqrt(Math.max(0, max * max - z * z));
+    else z = Math.sign(z) * Math.sqrt(Math.max(0, max * max - x * x));
+  }
+  const speed = Math.min(max, Math.hypot(x, z));
+  if (speed < 1e-9) return { speed: 0, direction };
+  const deg = (Math.atan2(z, x) * 180) / Math.PI;
+  return { speed, direction: clean((deg + 360) % 360) };
 }

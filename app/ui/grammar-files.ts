@@ -1,0 +1,119 @@
+/**
+ * Grammar files from the person's disk: the panel's "Load grammar file…" button (a hidden
+ * <input type=file>) and a file dropped anywhere on the page. A text file is loaded as a grammar
+ * through `sandbox.loadTree({ grammar, name })`, exactly as a script would; a model or an image
+ * gets a message saying what to drop instead. A grammar error shows with file:line:column and
+ * the tree on screen stays (the sandbox derives before it replaces anything).
+ */
+import type { Sandbox } from "../sandbox/sandbox";
+
+/** What a grammar file may be called (the chooser's filter). */
+export const GRAMMAR_ACCEPT = ".lsys,.txt";
+/** Extensions of tree models, which arrive with model import (issue 7). */
+export const MODEL_EXTENSIONS: readonly string[] = [".glb", ".gltf", ".obj", ".fbx", ".stl", ".ply", ".babylon", ".dae", ".3ds", ".usdz"];
+/** Larger than this is not read as a grammar (a grammar past the module cap is refused by the derivation anyway). */
+export const MAX_GRAMMAR_BYTES = 16 * 1024 * 1024;
+
+const MODEL_NOTE = "Model files (.glb, .gltf, .obj) arrive with model import; drop a .lsys grammar";
+
+function extensionOf(name: string): string {
+  const dot = name.lastIndexOf(".");
+  return dot > 0 ? name.slice(dot).toLowerCase() : "";
+}
+
+/**
+ * Reads a file as a grammar: its text, or why it is not one. Text means a .lsys or .txt name, a
+ * text/* type, or (for other names) content with no NUL and no bytes that are not UTF-8.
+ */
+export async function readGrammarFile(file: Pick<File, "name" | "type" | "size" | "text">): Promise<{ text: string } | { refusal: string }> {
+  const ext = extensionOf(file.name);
+  if (MODEL_EXTENSIONS.includes(ext)) return { refusal: `${file.name} is a model file. ${MODEL_NOTE}.` };
+  const named = ext === ".lsys" || ext === ".txt" || file.type.startsWith("text/");
+  if (!named && /^(image|video|audio|font)\//.test(file.type)) return { refusal: `${file.name} is not a grammar. ${MODEL_NOTE}.` };
+  if (file.size > MAX_GRAMMAR_BYTES) {
+    return { refusal: `${file.name} is ${(file.size / 1048576).toFixed(0)} MB; a grammar file may have at most ${MAX_GRAMMAR_BYTES / 1048576} MB` };
+  }
+  const text = await file.text();
+  if (!named && (text.includes("\u0000") || text.includes("\uFFFD"))) return { refusal: `${file.name} is not a grammar (not text). ${MODEL_NOTE}.` };
+  return { text };
+}
+
+/** Reads `file` and loads it as the tree, or shows why not. Resolves when done (never rejects). */
+export async function loadGrammarFile(sandbox: Sandbox, file: File): Promise<void> {
+  let read: Awaited<ReturnType<typeof readGrammarFile>>;
+  try {
+    read = await readGrammarFile(file);
+  } catch (e) {
+    sandbox.reportError(`${file.name} could not be read: ${e instanceof Error ? e.message : String(e)}`);
+    return;
+  }
+  if ("refusal" in read) {
+    sandbox.reportError(read.refusal);
+    return;
+  }
+  // loadTree shows its own errors (file:line:column, the module cap) and keeps the tree.
+  await sandbox.loadTree({ grammar: read.text, name: file.name }).catch(() => undefined);
+}
+
+export interface GrammarFiles {
+  /** Opens the browser's file chooser (call it from a click: browsers need a user gesture). */
+  open(): void;
+  /** The load under way (file chosen or dropped), for tests; resolved when idle. */
+  readonly settled: Promise<void>;
+}
+
+/**
+ * Wires the hidden file input and drag and drop on `target` (the window). `overlay` is shown
+ * while files are dragged over the page.
+ */
+export function installGrammarFiles(sandbox: Sandbox, input: HTMLInputElement, overlay: HTMLElement | null, target: Window = window): GrammarFiles {
+  let settled: Promise<void> = Promise.resolve();
+  const load = (file: File) => {
+    settled = settled.then(() => loadGrammarFile(sandbox, file));
+  };
+
+  input.accept = GRAMMAR_ACCEPT;
+  input.addEventListener("change", () => {
+    const file = input.files?.[0];
+    // Cleared so that choosing the same file again (after editing it) loads it again.
+    if (file) load(file);
+    input.value = "";
+  });
+
+  let hideTimer: ReturnType<typeof setTimeout> | null = null;
+  const show = (on: boolean) => {
+    if (hideTimer) clearTimeout(hideTimer);
+    hideTimer = null;
+    if (overlay) overlay.style.display = on ? "flex" : "none";
+  };
+  const carriesFiles = (e: DragEvent) => !!e.dataTransfer && Array.from(e.dataTransfer.types).includes("Files");
+  const over = (e: DragEvent) => {
+    if (!carriesFiles(e)) return;
+    e.preventDefault(); // allows the drop
+    e.dataTransfer!.dropEffect = "copy";
+    show(true);
+    // dragover repeats while the drag stays over the page; when it stops (the drag left, or was
+    // cancelled with Escape), the highlight goes.
+    hideTimer = setTimeout(() => show(false), 400);
+  };
+  target.addEventListener("dragenter", over);
+  target.addEventListener("dragover", over);
+  target.addEventListener("dragleave", (e) => {
+    if (e.relatedTarget === null) show(false);
+  });
+  target.addEventListener("drop", (e) => {
+    if (!e.dataTransfer) return;
+    e.preventDefault(); // never let the browser navigate to the dropped file
+    show(false);
+    const file = e.dataTransfer.files[0];
+    if (file) load(file);
+    else sandbox.reportError("Drop a .lsys grammar file here to load it");
+  });
+
+  return {
+    open: () => input.click(),
+    get settled() {
+      return settled;
+    },
+  };
+}
