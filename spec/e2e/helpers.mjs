@@ -122,3 +122,64 @@ export async function hidePanel(page) {
   });
   if (!done) await pressKey(page, "h");
 }
+
+/** Page-pixel rectangle of a named panel control (waits for the panel to lay it out). */
+export function controlRect(page, name, { timeout = 15_000 } = {}) {
+  return until(() => page.evaluate((n) => window.sandboxDebug.sliderRect(n), name), { timeout, message: `the panel control "${name}"` });
+}
+
+/**
+ * Scrolls the panel with the mouse wheel (over the panel, as a person would) until the named
+ * control lies inside the window, `margin` pixels from its edges where the panel can scroll that
+ * far; returns its rectangle.
+ */
+export async function scrollPanelTo(page, name, { margin = 40 } = {}) {
+  const height = page.viewportSize()?.height ?? 720;
+  let last = null;
+  for (let i = 0; i < 40; i++) {
+    const r = await controlRect(page, name);
+    const below = r.top + r.height - (height - margin);
+    const above = margin - r.top;
+    if (below <= 0 && above <= 0) return r;
+    // The panel's end: it scrolls no further, and the control is in the window.
+    if (last !== null && last === r.top && r.top >= 0 && r.top + r.height <= height) return r;
+    last = r.top;
+    await page.mouse.move(150, height / 2);
+    await page.mouse.wheel(0, below > 0 ? Math.min(160, below + 20) : -Math.min(160, above + 20));
+    await frames(page, 2);
+  }
+  throw new Error(`could not scroll the panel to "${name}"`);
+}
+
+/** Clicks a named panel control with the real mouse (scrolling the panel to it first). */
+export async function clickControl(page, name) {
+  const r = await scrollPanelTo(page, name);
+  await page.mouse.click(r.left + r.width / 2, r.top + r.height / 2);
+  return r;
+}
+
+/** Page x of `value` on a horizontal slider spanning `rect` from `min` to `max` (Babylon maps the whole control width). */
+export function sliderX(rect, min, max, value) {
+  return rect.left + ((value - min) / (max - min)) * rect.width;
+}
+
+/** The value a panel slider's thumb shows now. */
+export function sliderValue(page, name) {
+  return page.evaluate((n) => window.sandboxDebug.sliderValue(n), name);
+}
+
+/** Drags a panel slider with the real mouse from value `from` to value `to` (scrolling the panel to it first). */
+export async function dragSlider(page, name, { min, max, from, to, steps = 10 }) {
+  const r = await scrollPanelTo(page, name);
+  const y = r.top + r.height / 2;
+  await page.mouse.move(sliderX(r, min, max, from), y);
+  await page.mouse.down();
+  await page.mouse.move(sliderX(r, min, max, to), y, { steps });
+  await page.mouse.up();
+  return r;
+}
+
+/** The tree on show (summary, preset name or "custom", grammar file name, depth, bark texture). */
+export function treeOnShow(page) {
+  return page.evaluate(() => window.sandboxDebug.tree());
+}
