@@ -74,10 +74,12 @@ describe("shipped grammars", () => {
     habel: { branches: [1200, 1900], leaves: [8000, 12000], levels: 4 },
     conifer: { branches: [200, 1500], leaves: [1000, 10000] },
     sympodial: { branches: [150, 1500], leaves: [300, 10000] },
+    // Barron §7.1: 255 segments of which 128 axes (one per split's first child continues an axis).
+    barron: { branches: [128, 128], leaves: [508, 508], levels: 4 },
   };
 
-  it("has the four presets", () => {
-    expect(TREE_PRESETS.map((p) => p.name)).toEqual(["demo", "habel", "conifer", "sympodial"]);
+  it("has the five presets", () => {
+    expect(TREE_PRESETS.map((p) => p.name)).toEqual(["demo", "habel", "conifer", "sympodial", "barron"]);
   });
 
   for (const preset of TREE_PRESETS) {
@@ -95,6 +97,15 @@ describe("shipped grammars", () => {
           expect(s.branchNodeCount[b]).toBeGreaterThanOrEqual(2);
         }
         expect(s.levels).toBeLessThanOrEqual(MAX_LEVELS);
+        // Every branch grows from the node the turtle stood on (branchOrigin), even where the level
+        // cap hung it off another ancestor: its base node sits exactly there.
+        expect(s.branchOrigin[0]).toBe(-1);
+        for (let b = 1; b < s.branchCount; b++) {
+          const o = s.branchOrigin[b], k = s.branchFirstNode[b];
+          expect(o >= 0 && o < k).toBe(true);
+          const d = Math.hypot(s.nodePosition[3 * k] - s.nodePosition[3 * o], s.nodePosition[3 * k + 1] - s.nodePosition[3 * o + 1], s.nodePosition[3 * k + 2] - s.nodePosition[3 * o + 2]);
+          expect(d).toBeLessThan(1e-5);
+        }
         for (let i = 0; i < s.leafCount; i++) expect(s.leafX[i] >= 0 && s.leafX[i] <= 1).toBe(true);
         expect(s.nodePosition.every(Number.isFinite)).toBe(true);
         expect(s.leafCenter.every(Number.isFinite)).toBe(true);
