@@ -87,7 +87,8 @@ export class LsystemParticlesAnimator implements Animator<LsystemParticlesParams
     this.simulation = new BarronSimulation(this.particles, ctx.wind, simulationSettings(this.params), ctx.rng);
     this.tips = new Float32Array(3 * s.branchCount);
     this.buildMeshes();
-    // Skins are written just before a frame is drawn, for the meshes on show only.
+    // Skins are written in update() for the meshes on show (so the host's animator time counts
+    // them), and before a frame is drawn for one that came on show since (a mode change while paused).
     this.renderObserver = ctx.scene.onBeforeRenderObservable.add(() => this.writeMeshes());
     this.refreshStats();
   }
@@ -134,6 +135,7 @@ export class LsystemParticlesAnimator implements Animator<LsystemParticlesParams
   update(dt: number): void {
     this.simulation.update(dt);
     this.frame++;
+    this.writeMeshes();
     const s = this.ctx.tree.skeleton, P = this.particles.particleOfNode, C = this.simulation.shownPositions;
     for (let b = 0; b < s.branchCount; b++) {
       const p = P[tipNode(s, b)];
