@@ -59,6 +59,8 @@ export interface SandboxStats {
   vertices: number;
   nonFinite: boolean;
   errors: string[];
+  /** What the active method wants the stats line to say ("sub-stepping up to ×4 ..."). */
+  notes: string[];
 }
 
 /** What the panel shows and listens to. */
@@ -512,10 +514,20 @@ export class Sandbox {
       fps: round3(this.engine.getFps()),
       frameMs: round3(this.frameMsAvg),
       animatorMs: round3(this.animatorMsAvg),
-      vertices: this.view?.vertexCount ?? 0,
+      vertices: this.shownVertices(),
       nonFinite: a?.nonFinite ?? false,
       errors: [...this.errorLog],
+      notes: a?.notes ? [...a.notes] : [],
     };
+  }
+
+  /** Vertices of the bark and leaves on show (a method that draws its own skins may have more than the tree's own meshes). */
+  private shownVertices(): number {
+    const v = this.view;
+    if (!v) return 0;
+    let n = 0;
+    for (const role of ["bark", "leaves"] as const) n += v.displayed(role)?.getTotalVertices() ?? 0;
+    return n;
   }
 
   reportError(message: string): void {

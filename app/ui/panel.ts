@@ -71,6 +71,8 @@ export class Panel {
   private readonly sliders: SliderRow[] = [];
   private readonly choiceRows: { buttons: Map<string, Button>; read: () => string }[] = [];
   private readonly statsText: TextBlock;
+  /** The method's own notes under the stats (sub-stepping, blended frames). */
+  private readonly notesText: TextBlock;
   private readonly errorText: TextBlock;
   private readonly errorBox: Rectangle;
   private readonly grammarText: TextBlock;
@@ -117,6 +119,9 @@ export class Panel {
 
     this.heading("Tree Wind Sandbox", 22, 34);
     this.statsText = this.text("", 12, MUTED, 50);
+    this.notesText = this.text("", 12, "#f0c070", 0);
+    this.notesText.textWrapping = true;
+    this.notesText.isVisible = false;
     // The error line floats at the foot of the panel, over the controls: it is seen wherever the
     // panel is scrolled, and it does not push the controls down (a slider under the mouse stays put).
     // A click dismisses it.
@@ -528,6 +533,11 @@ export class Panel {
     this.statsText.text =
       `${st.fps.toFixed(0)} fps  ${st.frameMs.toFixed(1)} ms/frame  ${st.animatorMs.toFixed(2)} ms animator${this.sandbox.isPaused ? "  (paused)" : ""}\n` +
       `${st.vertices.toLocaleString("en")} vertices  ${s?.branchCount ?? 0} branches\n${s?.leafCount ?? 0} leaves  t = ${this.sandbox.clock.time.toFixed(1)} s`;
+    const notes = st.notes.join("\n");
+    if (notes !== this.notesText.text) {
+      this.notesText.text = notes;
+      this.notesText.isVisible = notes.length > 0;
+    }
   }
 
   private showError(message: string): void {
