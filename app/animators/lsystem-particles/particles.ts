@@ -304,9 +304,13 @@ export class ParticleDynamics {
     return this.zeta;
   }
 
-  /** Most sub-steps any rod takes per step, and how many rods take more than one (for the stats). */
-  get subStepping(): { max: number; particles: number } {
-    return { max: this.maxSub, particles: this.subCount };
+  private readonly subInfo = { max: 1, particles: 0 };
+
+  /** Most sub-steps any rod takes per step, and how many rods take more than one (for the stats; the same object each call). */
+  get subStepping(): { readonly max: number; readonly particles: number } {
+    this.subInfo.max = this.maxSub;
+    this.subInfo.particles = this.subCount;
+    return this.subInfo;
   }
 
   /** Sub-steps per rod for a step of h seconds: h ω_n under STEP_SAFETY × verletStepLimit(ζ). */
