@@ -235,7 +235,8 @@ export class TreeView implements TreeInstance {
       const m = shown.material;
       if (!m || part.role === "skeleton") continue;
       m.wireframe = this.mode === "wireframe";
-      FlatShadingPlugin.on(m).isFlat = this.mode === "flat";
+      // Flat shading hooks StandardMaterial's fragment shader (every tree part wears one).
+      if (m instanceof StandardMaterial) FlatShadingPlugin.on(m).isFlat = this.mode === "flat";
       if (part.role === "bark") this.applyBarkTexture(m);
     }
   }

@@ -13,6 +13,10 @@
  * Radii (§4.1): every radius scaled by one factor, the minimum branch radius over the smallest
  * radius in the tree, so the grammar sets how radii fall off and a grown tree gets thicker.
  *
+ * Gravity acts on the rod's own mass, whose centre is halfway along it: its torque is that of half
+ * the force at the particle (the wind and the spring act at the particle, as eq. 2.1 assumes). An
+ * upright rod stays up while k_s L > M g / 2, for every stiffness and gravity the sliders offer.
+ *
  * Dynamics (§5.1). Each particle ends a rod (its "branch segment") fixed at its parent particle.
  * Forces on the particle (eq. 5.1): gravity F_G, the wind F_W (drag on the rod) and the spring
  * to its rest position F_S = -k_s x - k_d v (eq. 2.7; the paper prints +k_d v with v the velocity
@@ -52,8 +56,8 @@ export const AIR_DENSITY = 1.225;
 export const DRAG_COEFFICIENT = 1.2;
 /**
  * Spring constant per square metre of cross-section at stiffness 1, N/m per m²: k_s = STIFFNESS_PER_AREA × stiffness × r².
- * With M ∝ r² L a rod's frequency then depends only on its length (ω_n² = 3 k_s / M ≈ 180 / L s⁻²,
- * 2.1 Hz for a 1 m rod); the wind turns thin rods more than thick ones (angle ∝ u² / r).
+ * With M ∝ r² L a rod's frequency then depends only on its length (ω_n² = 3 k_s / M ≈ 273 / L s⁻²,
+ * 2.6 Hz for a 1 m rod); the wind turns thin rods more than thick ones (angle ∝ u² / r).
  */
 export const STIFFNESS_PER_AREA = 2.0e5;
 /** Damping ratio at damping 0 and 1: ζ = ZETA_MIN + (ZETA_MAX - ZETA_MIN) × damping. */
@@ -246,6 +250,8 @@ export class ParticleDynamics {
   private readonly alpha: Float64Array;
   private readonly substeps: Int32Array;
   private zeta = 0;
+  /** STEP_SAFETY × verletStepLimit(ζ): the largest h ω_n of one sub-step. */
+  private xLimit = 0;
   private gravity = 0;
   private stepFor = -1;
   private maxSub = 1;
@@ -281,6 +287,7 @@ export class ParticleDynamics {
     if (!(gravity >= 0)) throw new RangeError(`gravity must be 0 or more; got ${gravity}`);
     const t = this.tree;
     this.zeta = ZETA_MIN + (ZETA_MAX - ZETA_MIN) * damping;
+    this.xLimit = STEP_SAFETY * verletStepLimit(this.zeta);
     this.gravity = gravity;
     for (let i = 1; i < t.count; i++) {
       const r = t.radius[i], L = t.length[i];
@@ -289,8 +296,9 @@ export class ParticleDynamics {
       this.mass[i] = M;
       this.springK[i] = ks;
       this.invInertia[i] = 3 / (M * L * L); // eq. 2.3
-      // Angular stiffness k_s L² over I, plus gravity's lever M g L at its worst (a rod upright).
-      const k = (3 * ks) / M + (3 * G * gravity) / L;
+      // Angular stiffness k_s L² over I, and gravity's lever M g L / 2 (stiffening a hanging rod,
+      // softening an upright one): the bound takes the larger.
+      const k = (3 * ks) / M + (1.5 * G * gravity) / L;
       const wn = sqrt(k);
       this.omegaN[i] = wn;
       // c = 2 ζ ω_n for the spring alone: k_d = 2 ζ ω_n M / 3.
@@ -317,7 +325,7 @@ export class ParticleDynamics {
   private planSubsteps(h: number): void {
     if (h === this.stepFor) return;
     this.stepFor = h;
-    const xLim = STEP_SAFETY * verletStepLimit(this.zeta);
+    const xLim = this.xLimit;
     let most = 1, many = 0;
     for (let i = 1; i < this.tree.count; i++) {
       const n = max(1, ceil((h * this.omegaN[i]) / xLim));
@@ -366,12 +374,26 @@ export class ParticleDynamics {
         w[o + 1] = (wy + 0.5 * hh * (a0y + al[o + 1])) * inv;
         w[o + 2] = (wz + 0.5 * hh * (a0z + al[o + 2])) * inv;
       }
-      // Spin about the rod's own axis moves nothing; drop it so the rod's frame does not twist.
+      // Spin about the rod's own axis moves nothing; drop it from ω, and keep the rotation the
+      // shortest one from rest to the rod's direction: small turns about changing axes would
+      // otherwise leave the rod twisted about itself (by the solid angle its path encloses), and
+      // the bark and leaves, which read this rotation, would creep round the branch.
       const bx = this.bx, by = this.by, bz = this.bz;
-      const sp = (w[o] * bx + w[o + 1] * by + w[o + 2] * bz) / (bx * bx + by * by + bz * bz);
+      const l2 = bx * bx + by * by + bz * bz;
+      const sp = (w[o] * bx + w[o + 1] * by + w[o + 2] * bz) / l2;
       w[o] -= sp * bx;
       w[o + 1] -= sp * by;
       w[o + 2] -= sp * bz;
+      const dx = this.d0[o], dy = this.d0[o + 1], dz = this.d0[o + 2];
+      const cw = l2 + (dx * bx + dy * by + dz * bz); // |d0| |b| (1 + cos θ), |d0| = |b|
+      if (cw > 1e-9 * l2) {
+        const cx = dy * bz - dz * by, cy = dz * bx - dx * bz, cz = dx * by - dy * bx;
+        const inv = 1 / sqrt(cw * cw + cx * cx + cy * cy + cz * cz);
+        q[4 * i] = cw * inv;
+        q[4 * i + 1] = cx * inv;
+        q[4 * i + 2] = cy * inv;
+        q[4 * i + 3] = cz * inv;
+      }
     }
     this.propagate();
   }
@@ -400,9 +422,10 @@ export class ParticleDynamics {
     rotateVec(this.rotation, 4 * i, d0[o], d0[o + 1], d0[o + 2], this);
     const bx = this.bx, by = this.by, bz = this.bz;
     const ks = this.springK[i], M = this.mass[i];
-    // Eq. 5.1: F_T = F_G + F_W + F_S, F_S = -k_s S (the damping part is applied by the caller).
+    // Eq. 5.1: F_T = F_G + F_W + F_S, F_S = -k_s S (the damping part is applied by the caller);
+    // F_G at the rod's centre of mass, so half of it at the particle (see the header).
     const fx = this.windForce[o] - ks * (bx - d0[o]);
-    const fy = this.windForce[o + 1] - M * G * this.gravity - ks * (by - d0[o + 1]);
+    const fy = this.windForce[o + 1] - 0.5 * M * G * this.gravity - ks * (by - d0[o + 1]);
     const fz = this.windForce[o + 2] - ks * (bz - d0[o + 2]);
     // Eq. 2.1: τ = R × F; eq. 2.2: α = τ / I.
     const ii = this.invInertia[i];

@@ -16,7 +16,7 @@ import type { Animator, AnimatorContext, AnimatorProvider, AnimatorStats, TreePa
 import { BINDING_ATTRIBUTES } from "../../tree/geometry";
 import { tipNode } from "../../tree/skeleton";
 import { buildParticleTree, type ParticleTree } from "./particles";
-import { BarronSimulation, type SimulationSettings } from "./simulation";
+import { BarronSimulation, LOCKSTEP_SLACK, type SimulationSettings } from "./simulation";
 import { buildSkinLayout, updateSkin, type SkinLayout } from "./skin";
 import { bindLeaves, updateLeaves, type LeafRide } from "./leaves";
 import { lsystemParticlesParams, type LsystemParticlesParams } from "./params";
@@ -77,6 +77,7 @@ export class LsystemParticlesAnimator implements Animator<LsystemParticlesParams
   private readonly tips: Float32Array;
   private frame = 0;
   private readonly renderObserver: Observer<Scene>;
+  private notesFor = "";
   /** updateMs stays 0: the host times every method's update (stats().animatorMs). */
   private readonly stat: AnimatorStats = { updateMs: 0, counts: {}, nonFinite: false, notes: [] };
 
@@ -86,9 +87,11 @@ export class LsystemParticlesAnimator implements Animator<LsystemParticlesParams
     this.particles = buildParticleTree(s, this.params.minRadius / 1000);
     this.simulation = new BarronSimulation(this.particles, ctx.wind, simulationSettings(this.params), ctx.rng);
     this.tips = new Float32Array(3 * s.branchCount);
+    this.readTips();
     this.buildMeshes();
-    // Skins are written in update() for the meshes on show (so the host's animator time counts
-    // them), and before a frame is drawn for one that came on show since (a mode change while paused).
+    // Skins are written once per drawn frame, just before it is drawn, for the meshes on show
+    // only (the host may run several updates per frame; a mode change while paused shows at once).
+    // The host's animator time covers the particles; the skins land in its frame time.
     this.renderObserver = ctx.scene.onBeforeRenderObservable.add(() => this.writeMeshes());
     this.refreshStats();
   }
@@ -126,7 +129,8 @@ export class LsystemParticlesAnimator implements Animator<LsystemParticlesParams
     for (const l of this.live) {
       if (!l.mesh.isVisible || l.written === this.frame) continue;
       l.fill();
-      l.mesh.updateVerticesData(VertexBuffer.PositionKind, l.positions, false, false);
+      // Bounds follow the moving tree (the sun fits its shadow frustum to them; picking tests them).
+      l.mesh.updateVerticesData(VertexBuffer.PositionKind, l.positions, true, false);
       l.mesh.updateVerticesData(VertexBuffer.NormalKind, l.normals, false, false);
       l.written = this.frame;
     }
@@ -135,7 +139,11 @@ export class LsystemParticlesAnimator implements Animator<LsystemParticlesParams
   update(dt: number): void {
     this.simulation.update(dt);
     this.frame++;
-    this.writeMeshes();
+    this.readTips();
+    this.stat.nonFinite = !this.simulation.dynamics.isFinite();
+  }
+
+  private readTips(): void {
     const s = this.ctx.tree.skeleton, P = this.particles.particleOfNode, C = this.simulation.shownPositions;
     for (let b = 0; b < s.branchCount; b++) {
       const p = P[tipNode(s, b)];
@@ -143,7 +151,6 @@ export class LsystemParticlesAnimator implements Animator<LsystemParticlesParams
       this.tips[3 * b + 1] = C[3 * p + 1];
       this.tips[3 * b + 2] = C[3 * p + 2];
     }
-    this.stat.nonFinite = !this.simulation.dynamics.isFinite();
   }
 
   setParams(patch: Partial<LsystemParticlesParams>): void {
@@ -152,7 +159,8 @@ export class LsystemParticlesAnimator implements Animator<LsystemParticlesParams
     if (this.params.minRadius !== before.minRadius) {
       // New radii: new masses, springs and drag. The motion restarts from rest on the new tree.
       this.particles = buildParticleTree(this.ctx.tree.skeleton, this.params.minRadius / 1000);
-      this.simulation = new BarronSimulation(this.particles, this.ctx.wind, simulationSettings(this.params), this.ctx.rng);
+      this.simulation = new BarronSimulation(this.particles, this.ctx.wind, simulationSettings(this.params), this.ctx.rng, this.ctx.clock.time);
+      this.readTips();
       this.buildMeshes();
     } else {
       this.simulation.configure(simulationSettings(this.params));
@@ -178,10 +186,15 @@ export class LsystemParticlesAnimator implements Animator<LsystemParticlesParams
   stats(): AnimatorStats {
     const st = this.stat;
     const sub = this.simulation.dynamics.subStepping;
-    const notes: string[] = [];
-    if (sub.max > 1) notes.push(`sub-stepping up to ×${sub.max} on ${sub.particles} of ${this.particles.count - 1} rods (one ${this.params.timeStep} ms step would blow up)`);
-    if (this.params.timeStep / 1000 > this.ctx.clock.dt * 1.01) notes.push(`time step ${this.params.timeStep} ms is longer than a frame: frames in between are blended`);
-    st.notes = notes;
+    const key = `${sub.max}/${sub.particles}/${this.params.timeStep}/${this.ctx.clock.dt}`;
+    if (key !== this.notesFor) {
+      // Rebuilt only when what they say changes: stats() is read after every step.
+      this.notesFor = key;
+      const notes: string[] = [];
+      if (sub.max > 1) notes.push(`sub-stepping up to ×${sub.max} on ${sub.particles} of ${this.particles.count - 1} rods (one ${this.params.timeStep} ms step would blow up)`);
+      if (this.params.timeStep / 1000 > this.ctx.clock.dt * LOCKSTEP_SLACK) notes.push(`time step ${this.params.timeStep} ms is longer than a frame: frames in between are blended`);
+      st.notes = notes;
+    }
     return st;
   }
 

@@ -8,7 +8,8 @@
  * applied per particle to simulate spatial variance". The shared field already varies in time and
  * space (gusts, frozen turbulence carried by the mean wind); each particle scales its fluctuation
  * about the mean by its own seeded factor 1 + t, t uniform in ±spread. The force on a rod is the
- * drag of a cylinder across the flow, ½ ρ C_d (2 r L) |u| u, at the particle's current position.
+ * drag of a cylinder across the flow, ½ ρ C_d (2 r L) |u⊥| u⊥, with u⊥ the wind at the particle's
+ * current position less its part along the rod (which pushes nothing).
  *
  * Time (§6.1, "the time step slider"). A step no longer than the host's frame is an integration
  * step: each frame takes ceil(frame / step) equal steps, in lockstep with the host's clock. A
@@ -28,6 +29,9 @@ export interface SimulationSettings extends DynamicsSettings {
   /** Spread of the per-particle turbulence factor: t uniform in ±spread. */
   spatial: number;
 }
+
+/** A step up to 2 % longer than asked keeps whole steps per frame (16.5 ms at 60 fps: one step). */
+export const LOCKSTEP_SLACK = 1.02;
 
 export class BarronSimulation {
   readonly dynamics: ParticleDynamics;
@@ -49,7 +53,8 @@ export class BarronSimulation {
   private shownTime = 0;
   private stepsLastUpdate = 0;
 
-  constructor(readonly tree: ParticleTree, private readonly wind: WindField, settings: SimulationSettings, rng: Rng) {
+  /** `startTime`: the host clock's time now (the wind is sampled on the host's time line). */
+  constructor(readonly tree: ParticleTree, private readonly wind: WindField, settings: SimulationSettings, rng: Rng, startTime = 0) {
     checkSettings(settings);
     this.settings = { ...settings };
     this.dynamics = new ParticleDynamics(tree, settings);
@@ -62,6 +67,7 @@ export class BarronSimulation {
     this.spread = new Float64Array(tree.count);
     const r = rng.fork(0xba77);
     for (let i = 0; i < tree.count; i++) this.spread[i] = r.range(-1, 1);
+    this.simTime = this.shownTime = startTime;
   }
 
   configure(settings: SimulationSettings): void {
@@ -84,9 +90,9 @@ export class BarronSimulation {
     const h = this.settings.timeStep;
     const d = this.dynamics;
     let steps = 0;
-    if (h <= dt * 1.01) {
-      // Lockstep with the host: equal steps no longer than h.
-      const n = max(1, ceil(dt / h - 1e-9));
+    if (h <= dt * LOCKSTEP_SLACK) {
+      // Lockstep with the host: equal steps no longer than h (give or take the slack).
+      const n = max(1, ceil(dt / (h * LOCKSTEP_SLACK) - 1e-9));
       const hh = dt / n;
       for (let k = 0; k < n; k++) {
         this.applyWind(this.simTime);
@@ -130,7 +136,7 @@ export class BarronSimulation {
   private applyWind(t: number): void {
     const w = this.wind, g = w.gpuState(t, this.gpu);
     const mx = g.strength * g.dirX, my = g.vertical, mz = g.strength * g.dirZ;
-    const C = this.dynamics.current, F = this.dynamics.windForce, u = this.u, drag = this.drag, spread = this.spread;
+    const C = this.dynamics.current, F = this.dynamics.windForce, u = this.u, drag = this.drag, spread = this.spread, par = this.tree.parent;
     const spatial = this.settings.spatial;
     if (mx === 0 && my === 0 && mz === 0 && w.primitives.length === 0) {
       F.fill(0); // no mean wind: no wind at all (WindField's contract)
@@ -140,7 +146,14 @@ export class BarronSimulation {
       w.sample(C[3 * i], C[3 * i + 1], C[3 * i + 2], t, u);
       // §5.1.1: the particle's own factor on the fluctuation about the mean.
       const f = 1 + spatial * spread[i];
-      const ux = mx + f * (u[0] - mx), uy = my + f * (u[1] - my), uz = mz + f * (u[2] - mz);
+      let ux = mx + f * (u[0] - mx), uy = my + f * (u[1] - my), uz = mz + f * (u[2] - mz);
+      // Across the rod only.
+      const p = par[i];
+      const bx = C[3 * i] - C[3 * p], by = C[3 * i + 1] - C[3 * p + 1], bz = C[3 * i + 2] - C[3 * p + 2];
+      const along = (ux * bx + uy * by + uz * bz) / (bx * bx + by * by + bz * bz);
+      ux -= along * bx;
+      uy -= along * by;
+      uz -= along * bz;
       const k = drag[i] * sqrt(ux * ux + uy * uy + uz * uz);
       F[3 * i] = k * ux;
       F[3 * i + 1] = k * uy;
@@ -148,12 +161,12 @@ export class BarronSimulation {
     }
   }
 
-  /** Back to rest, time 0. */
-  reset(): void {
+  /** Back to rest at time t. */
+  reset(t = 0): void {
     this.dynamics.reset();
-    this.simTime = this.shownTime = 0;
-    this.shownPositions.set(this.dynamics.current);
-    this.shownRotations.set(this.dynamics.rotation);
+    this.simTime = this.shownTime = t;
+    for (const a of [this.shownPositions, this.prevPositions]) a.set(this.dynamics.current);
+    for (const a of [this.shownRotations, this.prevRotations]) a.set(this.dynamics.rotation);
   }
 }
 

@@ -52,7 +52,11 @@ describe("lsystem-particles adapter", () => {
     ) as LsystemParticlesAnimator);
 
   const shownBark = () => view.displayed("bark")!;
-  const barkPositions = () => Float32Array.from(shownBark().getVerticesData(VertexBuffer.PositionKind)!);
+  /** The bark as the next drawn frame shows it (skins are written just before a frame is drawn). */
+  const barkPositions = () => {
+    scene.onBeforeRenderObservable.notifyObservers(scene);
+    return Float32Array.from(shownBark().getVerticesData(VertexBuffer.PositionKind)!);
+  };
 
   it("shows its own skins, leaves and skeleton in place of the tree's meshes, and puts them back", () => {
     const before = { meshes: scene.meshes.length, materials: scene.materials.length, casters: shadows.getShadowMap()!.renderList!.length };
@@ -80,6 +84,12 @@ describe("lsystem-particles adapter", () => {
     create();
     const rest = barkPositions();
     const tips0 = Float32Array.from(animator.probe());
+    // Before any update the probe reads the rest pose.
+    const sk = view.skeleton;
+    for (let b = 0; b < sk.branchCount; b++) {
+      const k = sk.branchFirstNode[b] + sk.branchNodeCount[b] - 1;
+      for (let c = 0; c < 3; c++) expect(tips0[3 * b + c]).toBeCloseTo(sk.nodePosition[3 * k + c], 5);
+    }
     for (let i = 0; i < 60; i++) animator.update(1 / 60);
 
     const moved = barkPositions();
