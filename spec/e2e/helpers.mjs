@@ -153,6 +153,9 @@ export async function scrollPanelTo(page, name, { margin = 40 } = {}) {
 
 /** Clicks a named panel control with the real mouse (scrolling the panel to it first). */
 export async function clickControl(page, name) {
+  await scrollPanelTo(page, name);
+  // The panel may still be laying out (a method's parameters just rebuilt): wait, then read again.
+  await frames(page, 2);
   const r = await scrollPanelTo(page, name);
   await page.mouse.click(r.left + r.width / 2, r.top + r.height / 2);
   return r;

@@ -2,7 +2,7 @@
 // tree drawn in the four display modes (screenshots), grown at depths 2, 4 and 6 with the depth
 // slider, bending in the wind and springing back, and stable at both ends of the time-step slider.
 import { test } from "./runner.mjs";
-import { assert, openApp, clickControl, dragSlider, frames, hidePanel } from "./helpers.mjs";
+import { assert, openApp, clickControl, dragSlider, frames, hidePanel, until } from "./helpers.mjs";
 import { decodePng, countDifferentPixels } from "./png.mjs";
 
 /**
@@ -26,8 +26,9 @@ async function treePixels(page, img) {
 test("lsystem-particles: Barron's tree in the four display modes (smooth, flat, wireframe, skeleton)", async ({ page, url, shot, errors, log }) => {
   await openApp(page, url, { errors });
   await clickControl(page, "method:lsystem-particles");
+  await until(() => page.evaluate(() => (window.sandboxDebug.animator()?.stats().counts.particles ?? 0) > 0), { message: "lsystem-particles on show" });
   await clickControl(page, "tree:barron");
-  await page.evaluate(() => window.sandbox.ready);
+  await until(() => page.evaluate(() => window.sandboxDebug.tree().name === "barron"), { message: "Barron's tree on show" });
   const state = await page.evaluate(() => {
     const s = window.sandbox;
     s.wind({ speed: 9, direction: 0, turbulence: 0.3, gust: 0 });
@@ -69,7 +70,7 @@ test("lsystem-particles: the depth slider grows the tree (depths 2, 4, 6)", asyn
       s.pause();
       s.wind({ speed: 6, direction: 20, gust: 0 });
       s.step(60);
-      return { summary: window.sandboxDebug.tree(), particles: window.sandboxDebug.animator().stats().counts.particles, method: s.params("lsystem-particles") && window.sandboxDebug.animator().constructor.name };
+      return { summary: window.sandboxDebug.tree(), particles: window.sandboxDebug.animator().stats().counts.particles };
     });
     log(`depth ${depth}: ${r.particles} particles, ${JSON.stringify(r.summary?.summary ?? r.summary)}`);
     assert.equal(r.particles, 2 ** (depth + 1), `depth ${depth}: expected ${2 ** (depth + 1)} particles (a binary tree of ${2 ** (depth + 1) - 1} segments and a root)`);
