@@ -1,0 +1,166 @@
+import { SkeletonBuilder, type TreeSkeleton } from "../../../app/tree/skeleton";
+import { DEFAULT_MASS_SPRING, MassSpringSystem, explicitEulerStep } from "../../../app/animators/mass-spring/system";
+import { ImplicitEuler } from "../../../app/animators/mass-spring/implicit";
+
+/** A 3 m trunk of 4 segments with two side branches (one bent at its joints) and a twig on one of them. */
+export function smallTree(): TreeSkeleton {
+  const b = new SkeletonBuilder();
+  const t = b.addBranch(-1, 0);
+  for (let i = 0; i <= 4; i++) b.addNode(t, 0.02 * Math.sin(i), 0.75 * i, 0, 0.12 - 0.02 * i);
+  const a = b.addBranch(t, 0.5);
+  b.addNode(a, 0.02 * Math.sin(2), 1.5, 0, 0.05);
+  b.addNode(a, 0.5, 1.9, 0.05, 0.04);
+  b.addNode(a, 1.0, 2.1, 0.1, 0.03);
+  b.addNode(a, 1.4, 2.4, 0.1, 0.02);
+  const c = b.addBranch(t, 0.75, null, { branch: 0, node: 3 });
+  b.addNode(c, 0.02 * Math.sin(3), 2.25, 0, 0.04);
+  b.addNode(c, -0.4, 2.6, 0.3, 0.03);
+  b.addNode(c, -0.8, 2.9, 0.5, 0.02);
+  const d = b.addBranch(a, 0.66, null, { branch: a, node: 2 });
+  b.addNode(d, 1.0, 2.1, 0.1, 0.02);
+  b.addNode(d, 1.1, 2.3, 0.5, 0.01);
+  return b.build();
+}
+
+const H = 1 / 30;
+
+function segmentAngle(sys: MassSpringSystem, i: number): number {
+  const x = sys.position, j = sys.parent[i], k = sys.parent[j];
+  const a = [0, 1, 2].map((c) => x[3 * i + c] - x[3 * j + c]), b = [0, 1, 2].map((c) => x[3 * k + c] - x[3 * j + c]);
+  const dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+  return Math.acos(Math.max(-1, Math.min(1, dot / (Math.hypot(...a) * Math.hypot(...b)))));
+}
+
+describe("MassSpringSystem (Van Haevre 2006 §4.2)", () => {
+  it("one connected tree: a branch's base merges with the node it grows from; root and anchor fixed", () => {
+    const s = smallTree(), sys = new MassSpringSystem(s);
+    expect(sys.count).toBe(1 + s.nodeCount - (s.branchCount - 1)); // the anchor, less the merged base nodes
+    for (let b = 1; b < s.branchCount; b++) expect(sys.massOfNode[s.branchFirstNode[b]]).toBe(sys.massOfNode[s.branchOrigin[b]]);
+    for (let i = 1; i < sys.count; i++) expect(sys.parent[i]).toBeLessThan(i);
+    expect(Array.from(sys.fixed.slice(0, 2))).toEqual([1, 1]);
+    expect(sys.massOfNode[0]).toBe(1);
+  });
+
+  it("(d) each joint's mass exceeds the sum of its descendants' masses", () => {
+    const sys = new MassSpringSystem(smallTree()), d = sys.descendantMass();
+    for (let i = 1; i < sys.count; i++) expect(sys.mass[i]).toBeGreaterThan(d[i]);
+    // and the angular springs are softer higher up the tree (they follow the masses)
+    for (let i = 2; i < sys.count; i++) if (sys.parent[i] >= 2) expect(sys.bendK[i]).toBeLessThan(sys.bendK[sys.parent[i]]);
+  });
+
+  it("is at rest in its rest pose: no spring force", () => {
+    const sys = new MassSpringSystem(smallTree()), f = new Float64Array(3 * sys.count);
+    sys.forces(f);
+    for (let i = 0; i < f.length; i++) expect(Math.abs(f[i])).toBeLessThan(1e-9 * sys.mass[1]);
+  });
+
+  it("(a) at dt = 1/30 s implicit Euler stays bounded over 10 s where explicit Euler diverges", () => {
+    const s = smallTree();
+    const imp = new MassSpringSystem(s), exp = new MassSpringSystem(s);
+    const solver = new ImplicitEuler(imp);
+    const f = new Float64Array(3 * exp.count);
+    for (let step = 0; step < 300; step++) {
+      const gust = step < 60 ? 1 : 0;
+      imp.windDrag(15 * gust, 0, 5 * gust);
+      exp.windDrag(15 * gust, 0, 5 * gust);
+      solver.step(H);
+      explicitEulerStep(exp, H, f);
+      expect(solver.stats.converged).toBe(true);
+    }
+    expect(imp.isFinite()).toBe(true);
+    expect(imp.maxDisplacement()).toBeLessThan(1);
+    expect(exp.isFinite() ? exp.maxDisplacement() : Infinity).toBeGreaterThan(1e3);
+  });
+
+  it("(b) with the external force off after a push, the tree returns to rest", () => {
+    const sys = new MassSpringSystem(smallTree()), solver = new ImplicitEuler(sys);
+    let pushed = 0;
+    for (let step = 0; step < 30; step++) {
+      sys.windDrag(20, 0, 0);
+      solver.step(H);
+      pushed = Math.max(pushed, sys.maxDisplacement());
+    }
+    expect(pushed).toBeGreaterThan(0.05);
+    sys.external.fill(0);
+    for (let step = 0; step < 600; step++) solver.step(H);
+    expect(sys.maxDisplacement()).toBeLessThan(1e-3);
+  });
+
+  it("(c) segment lengths stay within 1 % under a strong wind-like force", () => {
+    const sys = new MassSpringSystem(smallTree()), solver = new ImplicitEuler(sys);
+    let strain = 0, bend = 0;
+    for (let step = 0; step < 150; step++) {
+      sys.windDrag(40, 0, 10);
+      solver.step(H);
+      strain = Math.max(strain, sys.maxStrain());
+      bend = Math.max(bend, sys.maxDisplacement());
+    }
+    expect(bend).toBeGreaterThan(0.1);
+    expect(strain).toBeLessThan(0.01);
+  });
+
+  it("(e) angular springs hold rest angles: a static load bends a branch, removing it restores the angle", () => {
+    const sys = new MassSpringSystem(smallTree()), solver = new ImplicitEuler(sys);
+    const s = sys.skeleton;
+    const tip = sys.massOfNode[s.branchFirstNode[1] + 3], joint = sys.massOfNode[s.branchFirstNode[1] + 1];
+    const rest = segmentAngle(sys, sys.massOfNode[s.branchFirstNode[1] + 2]);
+    const load = 0.2 * sys.mass[joint] * 9.81;
+    for (let step = 0; step < 300; step++) {
+      sys.external.fill(0);
+      sys.external[3 * tip + 1] = -load;
+      solver.step(H);
+    }
+    const loaded = segmentAngle(sys, sys.massOfNode[s.branchFirstNode[1] + 2]);
+    expect(Math.abs(loaded - rest)).toBeGreaterThan(0.01);
+    expect(Math.abs(sys.velocity[3 * tip + 1])).toBeLessThan(1e-3); // static
+    sys.external.fill(0);
+    for (let step = 0; step < 600; step++) solver.step(H);
+    for (let i = 2; i < sys.count; i++) expect(Math.abs(segmentAngle(sys, i) - Math.acos(Math.max(-1, Math.min(1, sys.cosAlpha[i]))))).toBeLessThan(1e-3);
+  });
+
+  it("(f) the analytic ∂f/∂x matches finite differences", () => {
+    const check = (sys: MassSpringSystem, tol: number): void => {
+      const h = 1e-2, solver = new ImplicitEuler(sys);
+      sys.velocity.fill(0);
+      solver.assemble(h);
+      const n = sys.count, A = solver.matrix.toDense(), m = 3 * n;
+      const f0 = new Float64Array(m), f1 = new Float64Array(m);
+      let worst = 0, scale = 0;
+      for (let col = 6; col < m; col++) {
+        const e = 1e-6 * Math.max(1, Math.abs(sys.position[col]));
+        const keep = sys.position[col];
+        sys.position[col] = keep + e;
+        sys.forces(f1);
+        sys.position[col] = keep - e;
+        sys.forces(f0);
+        sys.position[col] = keep;
+        for (let row = 6; row < m; row++) {
+          const fd = (f1[row] - f0[row]) / (2 * e);
+          const ri = Math.floor(row / 3);
+          const analytic = -(A[row * m + col] - (row === col ? sys.mass[ri] : 0)) / (h * h);
+          worst = Math.max(worst, Math.abs(fd - analytic));
+          scale = Math.max(scale, Math.abs(fd));
+        }
+      }
+      expect(worst / scale).toBeLessThan(tol);
+    };
+    const undamped = { ...DEFAULT_MASS_SPRING, damping: 0 };
+    // At rest (C = 0 everywhere) every spring's Jacobian is exact.
+    const atRest = new MassSpringSystem(smallTree(), undamped);
+    zeroDamping(atRest);
+    check(atRest, 1e-5);
+    // Stretched and perturbed, linear springs only: their tension's geometric stiffness included.
+    const stretched = new MassSpringSystem(smallTree(), { ...undamped, stiffness: 0 });
+    zeroDamping(stretched);
+    for (let i = 2; i < stretched.count; i++) {
+      for (let c = 0; c < 3; c++) stretched.position[3 * i + c] = stretched.rest[3 + c] + 1.05 * (stretched.rest[3 * i + c] - stretched.rest[3 + c]) + 0.01 * Math.sin(7 * i + c);
+    }
+    expect(stretched.maxStrain()).toBeGreaterThan(0.02);
+    check(stretched, 1e-5);
+  });
+});
+
+function zeroDamping(sys: MassSpringSystem): void {
+  sys.linearKd.fill(0);
+  sys.bendKd.fill(0);
+}
