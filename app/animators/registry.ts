@@ -7,12 +7,14 @@ import { restProvider } from "./rest/provider";
 import { proceduralWindProvider } from "./procedural-wind/provider";
 import { spectralBeamProvider } from "./spectral-beam/provider";
 import { lsystemParticlesProvider } from "./lsystem-particles/provider";
+import { massSpringProvider } from "./mass-spring/provider";
 
 export function createRegistry(): AnimatorRegistry {
   const r = new AnimatorRegistry();
   r.register(spectralBeamProvider);
   r.register(proceduralWindProvider);
   r.register(lsystemParticlesProvider);
+  r.register(massSpringProvider);
   r.register(restProvider);
   return r;
 }

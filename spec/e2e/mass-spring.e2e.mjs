@@ -1,0 +1,52 @@
+// mass-spring (Van Haevre 2006) in the real browser: the demo tree, whole (bark, leaves,
+// skeleton), bending downwind in the shared wind and coming back to rest when the wind stops.
+import { test } from "./runner.mjs";
+import { assert, openApp, clickControl, frames, until } from "./helpers.mjs";
+
+test("mass-spring: the demo tree bends downwind, whole, and comes back to rest when the wind stops", async ({ page, url, shot, errors, log }) => {
+  await openApp(page, url, { hash: "#method=mass-spring&tree=demo", errors });
+  await until(() => page.evaluate(() => (window.sandboxDebug.animator()?.stats().counts.masses ?? 0) > 0), { message: "mass-spring on show" });
+  const r = await page.evaluate(() => {
+    const s = window.sandbox;
+    s.pause();
+    s.wind({ speed: 0, vertical: 0, gust: 0, turbulence: 0.3, direction: 0 });
+    s.step(1800); // settle under gravity alone (the wood sags slowly into place)
+    const settled = s.probe();
+    s.wind({ speed: 14 });
+    s.step(240);
+    const windy = s.probe();
+    const st = s.stats();
+    const shownNames = window.sandboxDebug.scene().meshes.filter((m) => m.isVisible && /^(tree-|mass-spring)/.test(m.name)).map((m) => m.name);
+    return { settled, windy, stats: { nonFinite: st.nonFinite, notes: st.notes, counts: window.sandboxDebug.animator().stats().counts }, shownNames };
+  });
+  const mean = (a, b, c) => { let x = 0; for (let i = c; i < a.length; i += 3) x += a[i] - b[i]; return x / (a.length / 3); };
+  const downwind = mean(r.windy, r.settled, 0);
+  log(`counts ${JSON.stringify(r.stats.counts)}; notes ${JSON.stringify(r.stats.notes)}; shown ${r.shownNames.join(", ")}`);
+  log(`mean tip shift downwind ${downwind.toFixed(3)} m`);
+  assert.ok(downwind > 0.05, `a 14 m/s wind moved the tips only ${downwind} m downwind`);
+  assert.equal(r.stats.nonFinite, false);
+  assert.deepEqual(r.shownNames.sort(), ["mass-spring bark", "mass-spring leaves"]);
+  await frames(page, 3);
+  await shot("mass-spring-windy");
+  await clickControl(page, "mode:skeleton");
+  await frames(page, 3);
+  await shot("mass-spring-windy-skeleton");
+  await clickControl(page, "mode:shaded");
+  const back = await page.evaluate(() => {
+    const s = window.sandbox;
+    s.wind({ speed: 0 });
+    s.step(1800);
+    return s.probe();
+  });
+  let farthest = 0;
+  for (let i = 0; i < back.length; i++) farthest = Math.max(farthest, Math.abs(back[i] - r.settled[i]));
+  let swung = 0;
+  for (let i = 0; i < back.length; i++) swung = Math.max(swung, Math.abs(r.windy[i] - r.settled[i]));
+  const meanBack = mean(back, r.settled, 0);
+  log(`after the wind stops: farthest tip ${farthest.toExponential(2)} m from rest (it swung ${swung.toFixed(3)} m), mean downwind ${meanBack.toExponential(2)} m`);
+  // The heavy, soft mass-spring tree creeps the last centimetres back slowly (as it sags under
+  // gravity): back within 5 % of its swing, and no longer downwind on the whole.
+  assert.ok(farthest < 0.05 * swung, `the tree did not come back to rest (${farthest} m off after a ${swung} m swing)`);
+  assert.ok(Math.abs(meanBack) < 0.05 * downwind, `the tips stayed ${meanBack} m downwind`);
+  assert.deepEqual(errors, []);
+});
