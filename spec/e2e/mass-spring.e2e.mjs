@@ -10,7 +10,7 @@ test("mass-spring: the demo tree bends downwind, whole, and comes back to rest w
     const s = window.sandbox;
     s.pause();
     s.wind({ speed: 0, vertical: 0, gust: 0, turbulence: 0.3, direction: 0 });
-    s.step(1800); // settle under gravity alone (the wood sags slowly into place)
+    s.step(600); // at rest (gravity 0 by default: the modelled shape is the loaded one)
     const settled = s.probe();
     s.wind({ speed: 14 });
     s.step(240);
@@ -44,8 +44,10 @@ test("mass-spring: the demo tree bends downwind, whole, and comes back to rest w
   for (let i = 0; i < back.length; i++) swung = Math.max(swung, Math.abs(r.windy[i] - r.settled[i]));
   const meanBack = mean(back, r.settled, 0);
   log(`after the wind stops: farthest tip ${farthest.toExponential(2)} m from rest (it swung ${swung.toFixed(3)} m), mean downwind ${meanBack.toExponential(2)} m`);
-  // The heavy, soft mass-spring tree creeps the last centimetres back slowly (as it sags under
-  // gravity): back within 5 % of its swing, and no longer downwind on the whole.
+  // Back within 5 % of its swing after 30 s of calm (3.4 % measured), and no longer downwind on
+  // the whole. OPEN (issue 6): a slow mode of the whole tree decays over tens of seconds (node:
+  // 31 cm after 10 s, 3.5 cm after 30 s, 2 mm after 60 s from a 1.7 m swing): each angular spring
+  // is damped for its own joint's mass, which under-damps the modes that swing many masses at once.
   assert.ok(farthest < 0.05 * swung, `the tree did not come back to rest (${farthest} m off after a ${swung} m swing)`);
   assert.ok(Math.abs(meanBack) < 0.05 * downwind, `the tips stayed ${meanBack} m downwind`);
   assert.deepEqual(errors, []);

@@ -18,6 +18,6 @@ export const massSpringParams: ParamSpec<MassSpringParams> = {
     "Scales every angular spring constant (eq. 2 and the holding term)"),
   sway: numberParam("Sway frequency", 0.3, 5, 0.05, 1.5, "Hz",
     "Each joint's angular spring swings its own mass at this frequency; softer up the tree as the masses fall"),
-  gravity: numberParam("Gravity", 0, 2, 0.05, 1, "g",
-    "The weight of the wood at every mass; 1 is the Earth's"),
+  gravity: numberParam("Gravity", 0, 2, 0.05, 0, "g",
+    "Weight added on top of the modelled shape (which is the tree already under its own weight); 1 is the Earth's, and the paper's heavy masses make it sag a lot"),
 };

@@ -143,7 +143,7 @@ describe("mass-spring adapter", () => {
       return tips;
     };
     const base = run({});
-    const changes: Record<keyof MassSpringParams, number> = { damping: 0.9, stiffness: 3, sway: 0.6, gravity: 0 };
+    const changes: Record<keyof MassSpringParams, number> = { damping: 0.9, stiffness: 3, sway: 0.6, gravity: 1 };
     expect(Object.keys(changes).sort()).toEqual([...keys].sort());
     for (const key of keys) {
       const d = massSpringParams[key];
