@@ -15,7 +15,7 @@ import { Color3 } from "@babylonjs/core/Maths/math.color";
 import type { ShadowGenerator } from "@babylonjs/core/Lights/Shadows/shadowGenerator";
 import type { TreeInstance, TreePart } from "../animators/animator";
 import type { TreeSkeleton } from "../tree/skeleton";
-import { BINDING_ATTRIBUTES, buildTreeGeometry, type MeshArrays, type TreeGeometry } from "../tree/geometry";
+import { BINDING_ATTRIBUTES, buildTreeGeometry, toBabylonWinding, type MeshArrays, type TreeGeometry } from "../tree/geometry";
 import { makeBarkTexture, makeLeafTexture } from "../tree/textures";
 import { FlatShadingPlugin } from "./flat-shading";
 import type { Material as BaseMaterial } from "@babylonjs/core/Materials/material";
@@ -70,13 +70,7 @@ function makeMesh(name: string, arrays: MeshArrays, scene: Scene, parent: Transf
   vd.uvs = arrays.uvs;
   // tree/geometry winds triangles counter-clockwise about their normals (right-handed);
   // Babylon's left-handed scene treats clockwise as front. Flip once, here, for every material.
-  const indices = new Uint32Array(arrays.indices.length);
-  for (let i = 0; i < indices.length; i += 3) {
-    indices[i] = arrays.indices[i];
-    indices[i + 1] = arrays.indices[i + 2];
-    indices[i + 2] = arrays.indices[i + 1];
-  }
-  vd.indices = indices;
+  vd.indices = toBabylonWinding(arrays.indices);
   vd.applyToMesh(mesh, false);
   // The per-vertex binding every method needs (ARCHITECTURE.md, "The tree").
   mesh.setVerticesData(BINDING_ATTRIBUTES.branchIndex, arrays.branchIndex, false, 1);

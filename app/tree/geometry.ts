@@ -395,3 +395,17 @@ function clamp01(x: number): number {
 function fract(x: number): number {
   return x - Math.floor(x);
 }
+
+/**
+ * The triangles of `ccw` (counter-clockwise about their normals, right-handed, as this file and
+ * every CPU skin build them) in Babylon's winding: its left-handed scene treats clockwise as front.
+ */
+export function toBabylonWinding(ccw: Uint32Array): Uint32Array {
+  const out = new Uint32Array(ccw.length);
+  for (let i = 0; i < out.length; i += 3) {
+    out[i] = ccw[i];
+    out[i + 1] = ccw[i + 2];
+    out[i + 2] = ccw[i + 1];
+  }
+  return out;
+}

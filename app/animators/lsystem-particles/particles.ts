@@ -43,17 +43,13 @@
  * the stats), so every time step the slider offers is stable.
  */
 import type { TreeSkeleton } from "../../tree/skeleton";
+import { G, WOOD_DENSITY } from "../../wind/drag";
 
 // Math's members read once: in jest's vm context every read of the global `Math` is slow (see wind-field.ts).
 const { sqrt, sin, cos, hypot, ceil, max, PI } = Math;
 
-/** Gravity, m/s². */
-export const G = 9.81;
-/** Density of green wood, kg/m³ (rod mass M = ρ π r² L). */
-export const WOOD_DENSITY = 700;
-/** Air density kg/m³ and the drag coefficient of a cylinder across the flow: F_W = ½ ρ C_d (2 r L) |u| u. */
-export const AIR_DENSITY = 1.225;
-export const DRAG_COEFFICIENT = 1.2;
+// Gravity G and the wood's density (rod mass M = ρ π r² L) are app/wind/drag.ts's, shared by the CPU methods.
+export { G, WOOD_DENSITY };
 /**
  * Spring constant per square metre of cross-section at stiffness 1, N/m per m²: k_s = STIFFNESS_PER_AREA × stiffness × r².
  * With M ∝ r² L a rod's frequency then depends only on its length (ω_n² = 3 k_s / M ≈ 273 / L s⁻²,

@@ -7,13 +7,13 @@
  * tree's own meshes (TreeInstance.substitute) with the sandbox's materials, so the render modes,
  * the bark texture toggle, shadows and picking work as for every method.
  */
-import { Mesh } from "@babylonjs/core/Meshes/mesh";
-import { VertexData } from "@babylonjs/core/Meshes/mesh.vertexData";
+import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
 import type { Observer } from "@babylonjs/core/Misc/observable";
 import type { Scene } from "@babylonjs/core/scene";
 import type { Animator, AnimatorContext, AnimatorProvider, AnimatorStats, TreePart } from "../animator";
-import { BINDING_ATTRIBUTES } from "../../tree/geometry";
+import { toBabylonWinding } from "../../tree/geometry";
+import { liveMesh } from "../live-mesh";
 import { tipNode } from "../../tree/skeleton";
 import { buildParticleTree, type ParticleTree } from "./particles";
 import { BarronSimulation, LOCKSTEP_SLACK, type SimulationSettings } from "./simulation";
@@ -40,30 +40,6 @@ interface LiveMesh {
 
 function simulationSettings(p: LsystemParticlesParams): SimulationSettings {
   return { damping: p.damping, stiffness: p.stiffness, gravity: p.gravity, timeStep: p.timeStep / 1000, spatial: p.spatial };
-}
-
-/** A mesh with updatable positions and normals and fixed everything else; triangles flipped for Babylon. */
-function liveMesh(name: string, scene: Scene, parent: AnimatorContext["root"], positions: Float32Array, normals: Float32Array, uvs: Float32Array, ccwIndices: Uint32Array, branchIndex: Float32Array): Mesh {
-  const mesh = new Mesh(name, scene);
-  const vd = new VertexData();
-  vd.positions = positions;
-  vd.normals = normals;
-  vd.uvs = uvs;
-  // Counter-clockwise about the normal (right-handed) becomes clockwise front faces in Babylon's
-  // left-handed scene, as tree-view does for the tree's own meshes.
-  const indices = new Uint32Array(ccwIndices.length);
-  for (let i = 0; i < indices.length; i += 3) {
-    indices[i] = ccwIndices[i];
-    indices[i + 1] = ccwIndices[i + 2];
-    indices[i + 2] = ccwIndices[i + 1];
-  }
-  vd.indices = indices;
-  vd.applyToMesh(mesh, true);
-  mesh.setVerticesData(BINDING_ATTRIBUTES.branchIndex, branchIndex, false, 1);
-  mesh.parent = parent;
-  mesh.alwaysSelectAsActiveMesh = true; // it moves beyond any bounds computed once
-  mesh.isVisible = false; // the tree view shows it when it takes the part's place
-  return mesh;
 }
 
 export class LsystemParticlesAnimator implements Animator<LsystemParticlesParams> {
@@ -107,8 +83,8 @@ export class LsystemParticlesAnimator implements Animator<LsystemParticlesParams
     for (const [role, layout] of [["bark", this.barkLayout], ["skeleton", this.skeletonLayout]] as const) {
       const positions = new Float32Array(3 * layout.vertexCount), normals = new Float32Array(3 * layout.vertexCount);
       updateSkin(layout, sim.shownPositions, sim.shownRotations, positions, normals);
-      const mesh = liveMesh(`lsystem-particles ${role}`, scene, root, positions, normals, layout.uvs, layout.indices, layout.branchIndex);
-      mesh.material = tree.parts.find((p) => p.role === role)!.material;
+      const material = tree.parts.find((p) => p.role === role)!.material;
+      const mesh = liveMesh(`lsystem-particles ${role}`, scene, root, { positions, normals, uvs: layout.uvs, indices: toBabylonWinding(layout.indices), branchIndex: layout.branchIndex }, material);
       this.live.push({ role, mesh, positions, normals, written: -1, fill: () => updateSkin(layout, sim.shownPositions, sim.shownRotations, positions, normals) });
     }
     const leaves = tree.geometry.leaves;
@@ -117,8 +93,7 @@ export class LsystemParticlesAnimator implements Animator<LsystemParticlesParams
       this.leafRide = ride;
       const positions = Float32Array.from(leaves.positions), normals = Float32Array.from(leaves.normals);
       updateLeaves(ride, sim.shownPositions, sim.shownRotations, positions, normals);
-      const mesh = liveMesh("lsystem-particles leaves", scene, root, positions, normals, leaves.uvs, leaves.indices, leaves.branchIndex);
-      mesh.material = tree.leafMaterial;
+      const mesh = liveMesh("lsystem-particles leaves", scene, root, { positions, normals, uvs: leaves.uvs, indices: toBabylonWinding(leaves.indices), branchIndex: leaves.branchIndex }, tree.leafMaterial);
       this.live.push({ role: "leaves", mesh, positions, normals, written: -1, fill: () => updateLeaves(ride, sim.shownPositions, sim.shownRotations, positions, normals) });
     }
     for (const l of this.live) tree.substitute(l.role, l.mesh);

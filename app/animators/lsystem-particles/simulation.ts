@@ -18,7 +18,8 @@
  */
 import type { WindField, WindGpuState } from "../../wind/wind-field";
 import type { Rng } from "../../math/rng";
-import { AIR_DENSITY, DRAG_COEFFICIENT, ParticleDynamics, type DynamicsSettings, type ParticleTree } from "./particles";
+import { crossFlowDrag, cylinderDragFactor } from "../../wind/drag";
+import { ParticleDynamics, type DynamicsSettings, type ParticleTree } from "./particles";
 
 // Math's members read once: in jest's vm context every read of the global `Math` is slow (see wind-field.ts).
 const { sqrt, max, ceil } = Math;
@@ -63,7 +64,7 @@ export class BarronSimulation {
     this.prevPositions = Float64Array.from(this.dynamics.current);
     this.prevRotations = Float64Array.from(this.dynamics.rotation);
     this.drag = new Float64Array(tree.count);
-    for (let i = 1; i < tree.count; i++) this.drag[i] = 0.5 * AIR_DENSITY * DRAG_COEFFICIENT * 2 * tree.radius[i] * tree.length[i];
+    for (let i = 1; i < tree.count; i++) this.drag[i] = cylinderDragFactor(tree.radius[i], tree.length[i]);
     this.spread = new Float64Array(tree.count);
     const r = rng.fork(0xba77);
     for (let i = 0; i < tree.count; i++) this.spread[i] = r.range(-1, 1);
@@ -146,18 +147,11 @@ export class BarronSimulation {
       w.sample(C[3 * i], C[3 * i + 1], C[3 * i + 2], t, u);
       // §5.1.1: the particle's own factor on the fluctuation about the mean.
       const f = 1 + spatial * spread[i];
-      let ux = mx + f * (u[0] - mx), uy = my + f * (u[1] - my), uz = mz + f * (u[2] - mz);
-      // Across the rod only.
       const p = par[i];
-      const bx = C[3 * i] - C[3 * p], by = C[3 * i + 1] - C[3 * p + 1], bz = C[3 * i + 2] - C[3 * p + 2];
-      const along = (ux * bx + uy * by + uz * bz) / (bx * bx + by * by + bz * bz);
-      ux -= along * bx;
-      uy -= along * by;
-      uz -= along * bz;
-      const k = drag[i] * sqrt(ux * ux + uy * uy + uz * uz);
-      F[3 * i] = k * ux;
-      F[3 * i + 1] = k * uy;
-      F[3 * i + 2] = k * uz;
+      crossFlowDrag(
+        drag[i], mx + f * (u[0] - mx), my + f * (u[1] - my), mz + f * (u[2] - mz),
+        C[3 * i] - C[3 * p], C[3 * i + 1] - C[3 * p + 1], C[3 * i + 2] - C[3 * p + 2], F, 3 * i,
+      );
     }
   }
 

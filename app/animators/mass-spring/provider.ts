@@ -8,26 +8,22 @@
  * (TreeInstance.substitute) with the sandbox's materials, so the render modes, the bark texture,
  * shadows and picking work as for every method.
  */
-import { Mesh } from "@babylonjs/core/Meshes/mesh";
-import { VertexData } from "@babylonjs/core/Meshes/mesh.vertexData";
+import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
 import type { Observer } from "@babylonjs/core/Misc/observable";
 import type { Scene } from "@babylonjs/core/scene";
 import type { Animator, AnimatorContext, AnimatorProvider, AnimatorStats, TreePart } from "../animator";
 import { BINDING_ATTRIBUTES } from "../../tree/geometry";
+import { liveMesh } from "../live-mesh";
 import { tipNode } from "../../tree/skeleton";
-import { AIR_DENSITY, DEFAULT_MASS_SPRING, DRAG_COEFFICIENT, MassSpringSystem, type MassSpringSettings } from "./system";
+import { DEFAULT_MASS_SPRING, MassSpringSystem, type MassSpringSettings } from "./system";
+import { crossFlowDrag, cylinderDragFactor, G } from "../../wind/drag";
 import { ImplicitEuler } from "./implicit";
 import { NodeFrames, skinVertices, type SkinBinding } from "./skinning";
 import { massSpringParams, type MassSpringParams } from "./params";
 
 export type { MassSpringParams } from "./params";
 
-// Math's members read once: in jest's vm context every read of the global `Math` is slow (see wind-field.ts).
-const { sqrt } = Math;
-
-/** Standard gravity, m/s². */
-const G = 9.81;
 
 /** A tree part's copy whose positions and normals are rewritten from the masses. */
 interface LiveMesh {
@@ -59,18 +55,9 @@ function copyPart(part: TreePart, scene: Scene, parent: AnimatorContext["root"])
     skinWeights: read(BINDING_ATTRIBUTES.skinWeights),
   };
   const positions = Float32Array.from(bind.positions), normals = Float32Array.from(bind.normals);
-  const mesh = new Mesh(`mass-spring ${part.role}`, scene);
-  const vd = new VertexData();
-  vd.positions = positions;
-  vd.normals = normals;
-  vd.uvs = read(VertexBuffer.UVKind);
-  vd.indices = Uint32Array.from(src.getIndices()!);
-  vd.applyToMesh(mesh, true);
-  mesh.setVerticesData(BINDING_ATTRIBUTES.branchIndex, read(BINDING_ATTRIBUTES.branchIndex), false, 1);
-  mesh.material = part.material;
-  mesh.parent = parent;
-  mesh.alwaysSelectAsActiveMesh = true; // it moves beyond any bounds computed once
-  mesh.isVisible = false; // the tree view shows it when it takes the part's place
+  const mesh = liveMesh(`mass-spring ${part.role}`, scene, parent, {
+    positions, normals, uvs: read(VertexBuffer.UVKind), indices: Uint32Array.from(src.getIndices()!), branchIndex: read(BINDING_ATTRIBUTES.branchIndex),
+  }, part.material);
   return { role: part.role, mesh, bind, positions, normals, written: -1 };
 }
 
@@ -101,7 +88,7 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
     const sys = this.system;
     this.drag = new Float64Array(sys.count);
     for (let i = 0; i < sys.count; i++) {
-      if (!sys.fixed[i]) this.drag[i] = 0.5 * AIR_DENSITY * DRAG_COEFFICIENT * 2 * sys.radius[i] * sys.restLength[i];
+      if (!sys.fixed[i]) this.drag[i] = cylinderDragFactor(sys.radius[i], sys.restLength[i]);
     }
     this.tipMass = new Int32Array(s.branchCount);
     for (let b = 0; b < s.branchCount; b++) this.tipMass[b] = sys.massOfNode[tipNode(s, b)];
@@ -156,17 +143,11 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
       }
       w.sample(x[3 * i], x[3 * i + 1], x[3 * i + 2], t, u);
       // The air past the mass, across its segment only.
-      let ux = u[0] - v[3 * i], uy = u[1] - v[3 * i + 1], uz = u[2] - v[3 * i + 2];
       const p = par[i];
-      const bx = x[3 * i] - x[3 * p], by = x[3 * i + 1] - x[3 * p + 1], bz = x[3 * i + 2] - x[3 * p + 2];
-      const along = (ux * bx + uy * by + uz * bz) / (bx * bx + by * by + bz * bz);
-      ux -= along * bx;
-      uy -= along * by;
-      uz -= along * bz;
-      const k = drag[i] * sqrt(ux * ux + uy * uy + uz * uz);
-      F[3 * i] = k * ux;
-      F[3 * i + 1] = k * uy;
-      F[3 * i + 2] = k * uz;
+      crossFlowDrag(
+        drag[i], u[0] - v[3 * i], u[1] - v[3 * i + 1], u[2] - v[3 * i + 2],
+        x[3 * i] - x[3 * p], x[3 * i + 1] - x[3 * p + 1], x[3 * i + 2] - x[3 * p + 2], F, 3 * i,
+      );
     }
     if (this.params.gravity > 0) sys.addGravity(G * this.params.gravity);
   }

@@ -38,15 +38,11 @@
  * each step; `windDrag` and `addGravity` fill it.
  */
 import type { TreeSkeleton } from "../../tree/skeleton";
+import { cylinderDragFactor, WOOD_DENSITY } from "../../wind/drag";
 
 // Math's members read once: in jest's vm context every read of the global `Math` is slow (see wind-field.ts).
 const { sqrt, hypot, max, abs, PI } = Math;
 
-/** Density of green wood, kg/m³. */
-export const WOOD_DENSITY = 700;
-/** Air density kg/m³ and the drag coefficient of a cylinder across the flow. */
-export const AIR_DENSITY = 1.225;
-export const DRAG_COEFFICIENT = 1.2;
 /** The paper's mass rule, m_i = w_i + (1 + ε) D_i. */
 export const MASS_EPSILON = 0.05;
 /** Damping ratio of the linear springs. */
@@ -238,7 +234,7 @@ export class MassSpringSystem {
     const f = this.external, v = this.velocity;
     for (let i = 0; i < this.count; i++) {
       const rx = ux - v[3 * i], ry = uy - v[3 * i + 1], rz = uz - v[3 * i + 2];
-      const c = this.fixed[i] ? 0 : 0.5 * AIR_DENSITY * DRAG_COEFFICIENT * 2 * this.radius[i] * this.restLength[i] * hypot(rx, ry, rz);
+      const c = this.fixed[i] ? 0 : cylinderDragFactor(this.radius[i], this.restLength[i]) * hypot(rx, ry, rz);
       f[3 * i] = c * rx;
       f[3 * i + 1] = c * ry;
       f[3 * i + 2] = c * rz;

@@ -3,29 +3,10 @@
  * and a vertex bound to one node rides on it.
  */
 import { SkeletonBuilder, type TreeSkeleton } from "../../../app/tree/skeleton";
+import { smallTree } from "./fixtures";
 import { buildTreeGeometry } from "../../../app/tree/geometry";
 import { MassSpringSystem } from "../../../app/animators/mass-spring/system";
 import { NodeFrames, shortestRotation, skinVertices } from "../../../app/animators/mass-spring/skinning";
-
-/** A trunk with two side branches, one grown from another (as system.spec.ts's small tree). */
-function smallTree(): TreeSkeleton {
-  const b = new SkeletonBuilder();
-  const t = b.addBranch(-1, 0);
-  for (let i = 0; i <= 4; i++) b.addNode(t, 0.02 * Math.sin(i), 0.75 * i, 0, 0.12 - 0.02 * i);
-  const a = b.addBranch(t, 0.5);
-  b.addNode(a, 0.02 * Math.sin(2), 1.5, 0, 0.05);
-  b.addNode(a, 0.5, 1.9, 0.05, 0.04);
-  b.addNode(a, 1.0, 2.1, 0.1, 0.03);
-  b.addNode(a, 1.4, 2.4, 0.1, 0.02);
-  const c = b.addBranch(t, 0.75, null, { branch: 0, node: 3 });
-  b.addNode(c, 0.02 * Math.sin(3), 2.25, 0, 0.04);
-  b.addNode(c, -0.4, 2.6, 0.3, 0.03);
-  b.addNode(c, -0.8, 2.9, 0.5, 0.02);
-  const d = b.addBranch(a, 0.66, null, { branch: a, node: 2 });
-  b.addNode(d, 1.0, 2.1, 0.1, 0.02);
-  b.addNode(d, 1.1, 2.3, 0.5, 0.01);
-  return b.build();
-}
 
 /** A tree in the xy plane (a rotation about z turns every segment by the shortest rotation). */
 function planarTree(): TreeSkeleton {

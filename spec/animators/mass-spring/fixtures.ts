@@ -1,0 +1,22 @@
+/** Hand-built skeletons for the mass-spring specs (not a spec itself). */
+import { SkeletonBuilder, type TreeSkeleton } from "../../../app/tree/skeleton";
+
+/** A 3 m trunk of 4 segments with two side branches (one bent at its joints) and a twig on one of them. */
+export function smallTree(): TreeSkeleton {
+  const b = new SkeletonBuilder();
+  const t = b.addBranch(-1, 0);
+  for (let i = 0; i <= 4; i++) b.addNode(t, 0.02 * Math.sin(i), 0.75 * i, 0, 0.12 - 0.02 * i);
+  const a = b.addBranch(t, 0.5);
+  b.addNode(a, 0.02 * Math.sin(2), 1.5, 0, 0.05);
+  b.addNode(a, 0.5, 1.9, 0.05, 0.04);
+  b.addNode(a, 1.0, 2.1, 0.1, 0.03);
+  b.addNode(a, 1.4, 2.4, 0.1, 0.02);
+  const c = b.addBranch(t, 0.75, null, { branch: 0, node: 3 });
+  b.addNode(c, 0.02 * Math.sin(3), 2.25, 0, 0.04);
+  b.addNode(c, -0.4, 2.6, 0.3, 0.03);
+  b.addNode(c, -0.8, 2.9, 0.5, 0.02);
+  const d = b.addBranch(a, 0.66, null, { branch: a, node: 2 });
+  b.addNode(d, 1.0, 2.1, 0.1, 0.02);
+  b.addNode(d, 1.1, 2.3, 0.5, 0.01);
+  return b.build();
+}
