@@ -5,7 +5,8 @@
  *
  *   (M - h ∂f/∂v - h² ∂f/∂x) Δv = h (f0 + h ∂f/∂x v0),   v1 = v0 + Δv,   x1 = x0 + h v1.
  *
- * Jacobians of eq. 3's forces, F = -(k C + k_d Ċ) ∇C: ∂f/∂v = -k_d ∇C ∇Cᵀ exactly, and
+ * Jacobians of eq. 3's forces, F = -(k C + k_d Ċ) ∇C: ∂f/∂v = -k_d ∇C ∇Cᵀ exactly (and -α M of
+ * the air damping, system.ts), and
  * ∂f/∂x = -k (∇C ∇Cᵀ + C ∇²C) with the damping's -k_d Ċ ∇²C dropped (as Baraff and Witkin do).
  * Of k C ∇²C: the linear spring keeps it while stretched (C > 0, the tension's geometric
  * stiffness k C / |x_ij| (I - x̂x̂ᵀ)) and drops it while compressed, where it would make the matrix
@@ -97,8 +98,10 @@ export class ImplicitEuler {
     sys.forces(f);
     A.clear();
     rhs.fill(0); // here: ∂f/∂x v0, accumulated spring by spring
+    // M, and the air damping's -h ∂f/∂v = h α M (no ∂f/∂x).
+    const air = 1 + h * sys.airDamping;
     for (let i = 0; i < n; i++) {
-      const o = 9 * A.diagIndex[i], m = fixed[i] ? 1 : sys.mass[i];
+      const o = 9 * A.diagIndex[i], m = fixed[i] ? 1 : air * sys.mass[i];
       val[o] = val[o + 4] = val[o + 8] = m;
     }
     const h2 = h * h;

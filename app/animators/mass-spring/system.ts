@@ -29,10 +29,28 @@
  *   behaviour function C_v = x_ij + λ x_kj - (x_ij + λ x_kj)_rest, λ = L_ij / L_kj, eq. 2's rest
  *   angle written as a vector: zero at rest, linear in the positions, rotation invariant at a
  *   straight joint (there its rest value is 0), with k_bend.
- * - Bending stiffness k_bend = stiffness × m_i (2π f_bend)²: every joint swings at about f_bend
- *   on its own, and, since m_i more than halves at every joint up the tree, "when located high in
- *   the tree structure, bending occurs much more easily, and so less stiffness and damping is
- *   required". Damping k_d = 2 ζ √(k m_i), ζ from the shared damping.
+ * - Bending stiffness k_bend = stiffness × m̃_i (2π f_bend)², m̃_i = J_i / L_i², J_i the moment of
+ *   inertia about joint j of everything segment i carries (mass i and all its descendants, at
+ *   rest): every joint swings what it carries, held rigid, at f_bend, and, since the masses more
+ *   than halve at every joint up the tree, "when located high in the tree structure, bending
+ *   occurs much more easily, and so less stiffness and damping is required": the joint's
+ *   rotational stiffness k_bend L_i² = stiffness (2π f_bend)² J_i falls at every joint up the tree
+ *   (k_bend itself, per metre at mass i, can rise where a segment is much shorter than its parent).
+ * - Damping: Rayleigh, split between eq. 3's k_d and the air. Eq. 3's dampers act on the springs'
+ *   own rates Ċ, so with k_d ∝ k they damp a mode of angular frequency ω at ζ ω / ω_r only
+ *   (stiffness-proportional damping), and the slowest modes, where a whole twig chain bends a
+ *   little at every joint, hardly at all. So k_d = ζ √(k m̃_i) (ζ / ω_r times k, ω_r = 2π f_bend
+ *   √stiffness), and DEPARTURE, every free mass also feels an air damping -α m_i v_i with
+ *   α = ζ ω_r (mass-proportional): together every mode gets ζ(ω) = ζ (ω_r / ω + ω / ω_r) / 2 ≥ ζ,
+ *   ζ at ω_r, and decays at least at ζ ω_r / 2 (1.5 /s at the default settings) unless it is
+ *   overdamped, below ω ≈ ζ ω_r / 2. ζ from the shared damping.
+ * - DEPARTURE from the first version (k_bend = m_i (2π f_bend)², k_d = 2 ζ √(k m_i), no air): a
+ *   joint held its own mass only at f_bend, but with the mass rule a twig chain's descendants at
+ *   their lever arms weigh about 9 m_i (J_i ≈ 9 m_i L_i²), and the chain's joints bend in series,
+ *   so the slowest modes of the habel tree sat at 0.17 Hz (not 1.5) with ζ = 0.036, decaying at
+ *   0.04 /s (the demo tree's: 0.22 Hz, ζ = 0.045, 3.7 cm still off rest 30 s after a 1.8 m
+ *   swing). Now they sit at about 0.5 Hz (demo 0.6) with ζ ≈ 0.5 and decay at 1.65 /s (demo 1.7).
+ *   The linear springs keep their own k_d (ζ_axial); their modes are far above ω_r.
  *
  * External forces: `external` (N per mass, xyz), set by the caller (wind drag, gravity) before
  * each step; `windDrag` and `addGravity` fill it.
@@ -90,6 +108,13 @@ export class MassSpringSystem {
   readonly radius: Float64Array;
   /** Rest length L of segment i (mass i to its parent); 0 for the anchor. */
   readonly restLength: Float64Array;
+  /**
+   * m̃_i = J_i / L_i²: the moment of inertia J_i about joint j (mass i's parent) of mass i and all
+   * its descendants at rest, over L_i², kg; what segment i's angular spring swings.
+   */
+  readonly swingMass: Float64Array;
+  /** α of the air damping -α m_i v_i on every free mass, 1/s (from configure). */
+  airDamping = 0;
   /** Linear spring of segment i: k, k_d. */
   readonly linearK: Float64Array;
   readonly linearKd: Float64Array;
@@ -176,6 +201,23 @@ export class MassSpringSystem {
       descendants[j] += this.mass[i] + descendants[i];
     }
     this.mass[0] = this.mass[1];
+    // m̃_i: subtree moments S0 = Σ m, S1 = Σ m x, S2 = Σ m |x|², children before parents;
+    // J_i about x_j is S2 - 2 x_j · S1 + S0 |x_j|².
+    this.swingMass = new Float64Array(n);
+    const s0 = new Float64Array(n), s1 = new Float64Array(3 * n), s2 = new Float64Array(n), r = this.rest;
+    for (let i = n - 1; i >= 2; i--) {
+      const m = this.mass[i];
+      s0[i] += m;
+      s2[i] += m * (r[3 * i] * r[3 * i] + r[3 * i + 1] * r[3 * i + 1] + r[3 * i + 2] * r[3 * i + 2]);
+      for (let c = 0; c < 3; c++) s1[3 * i + c] += m * r[3 * i + c];
+      const j = this.parent[i], xj = r[3 * j], yj = r[3 * j + 1], zj = r[3 * j + 2];
+      const J = s2[i] - 2 * (xj * s1[3 * i] + yj * s1[3 * i + 1] + zj * s1[3 * i + 2]) + s0[i] * (xj * xj + yj * yj + zj * zj);
+      const L = this.restLength[i];
+      this.swingMass[i] = max(m, J / (L * L)); // ≥ m_i L_i² / L_i²; max() only against round-off
+      s0[j] += s0[i];
+      s2[j] += s2[i];
+      for (let c = 0; c < 3; c++) s1[3 * j + c] += s1[3 * i + c];
+    }
     this.cosAlpha = new Float64Array(n);
     this.lambda = new Float64Array(n);
     this.bendRest = new Float64Array(3 * n);
@@ -210,12 +252,14 @@ export class MassSpringSystem {
     this.settingsNow = { ...settings };
     const wa = 2 * PI * settings.axialHz, wb = 2 * PI * settings.bendHz;
     const zeta = ZETA_MIN + (ZETA_MAX - ZETA_MIN) * settings.damping;
+    // Rayleigh split (file comment): eq. 3's k_d = (ζ / ω_r) k_bend, air α = ζ ω_r.
+    this.airDamping = zeta * wb * sqrt(settings.stiffness);
     for (let i = 2; i < this.count; i++) {
-      const m = this.mass[i];
+      const m = this.mass[i], ms = this.swingMass[i];
       this.linearK[i] = m * wa * wa;
       this.linearKd[i] = 2 * AXIAL_DAMPING_RATIO * m * wa;
-      this.bendK[i] = settings.stiffness * m * wb * wb;
-      this.bendKd[i] = 2 * zeta * sqrt(this.bendK[i] * m);
+      this.bendK[i] = settings.stiffness * ms * wb * wb;
+      this.bendKd[i] = zeta * sqrt(this.bendK[i] * ms);
     }
   }
 
@@ -254,12 +298,17 @@ export class MassSpringSystem {
   }
 
   /**
-   * Total force on every mass at the current state, eq. 3 for every spring plus `external`,
-   * into f (3 per mass; zero on the fixed masses).
+   * Total force on every mass at the current state, eq. 3 for every spring, the air damping and
+   * `external`, into f (3 per mass; zero on the fixed masses).
    */
   forces(f: Float64Array): void {
-    const x = this.position, v = this.velocity, n = this.count;
+    const x = this.position, v = this.velocity, n = this.count, air = this.airDamping;
     f.set(this.external);
+    // Air damping (DEPARTURE, file comment): -α m_i v_i.
+    for (let i = 2; i < n; i++) {
+      const c = -air * this.mass[i];
+      addTo(f, i, c * v[3 * i], c * v[3 * i + 1], c * v[3 * i + 2]);
+    }
     for (let i = 2; i < n; i++) {
       const j = this.parent[i], k = this.parent[j];
       const ax = x[3 * i] - x[3 * j], ay = x[3 * i + 1] - x[3 * j + 1], az = x[3 * i + 2] - x[3 * j + 2];

@@ -20,3 +20,21 @@ export function smallTree(): TreeSkeleton {
   b.addNode(d, 1.1, 2.3, 0.5, 0.01);
   return b.build();
 }
+
+/**
+ * A 3 m trunk of 4 segments and one long curving twig of `segments` joints from its third node:
+ * with the paper's mass rule the twig's masses fall about twofold per joint towards the tip, the
+ * chain the habel tree's slowest modes live in (issue 6).
+ */
+export function twigChain(segments = 16): TreeSkeleton {
+  const b = new SkeletonBuilder();
+  const t = b.addBranch(-1, 0);
+  for (let i = 0; i <= 4; i++) b.addNode(t, 0, 0.75 * i, 0, 0.12 - 0.02 * i);
+  const a = b.addBranch(t, 0.75, null, { branch: 0, node: 3 });
+  b.addNode(a, 0, 2.25, 0, 0.05);
+  for (let i = 1; i <= segments; i++) {
+    const s = i / segments;
+    b.addNode(a, 2.5 * s, 2.25 + 1.2 * Math.sin(1.5 * s), 0.3 * s * s, 0.05 * (1 - 0.9 * s));
+  }
+  return b.build();
+}
