@@ -7,6 +7,7 @@ import { createRegistry } from "./animators/registry";
 import { Sandbox } from "./sandbox/sandbox";
 import { Panel } from "./ui/panel";
 import { installGrammarFiles, type GrammarFiles } from "./ui/grammar-files";
+import type { GroveView } from "./animators/mass-spring/grove-view";
 import { compareGpuWithTwin } from "./animators/gpu-twin-check";
 import type { DeformShader } from "./animators/deform-shader";
 import type { TreeInstance } from "./animators/animator";
@@ -45,6 +46,14 @@ function debugHooks(sandbox: Sandbox, panel: Panel, files: GrammarFiles) {
       const a = sandbox.activeAnimator as unknown as { deformShader?: DeformShader; tree?: TreeInstance } | null;
       if (!a?.deformShader || !a.tree) throw new Error(`gpuTwinCheck needs a method that deforms in the vertex shader; "${sandbox.methodId}" does not`);
       return compareGpuWithTwin(sandbox.scene, [a.tree.bark, a.tree.leaves], a.deformShader, samples);
+    },
+    /** mass-spring's grove: the instanced trees' vertex shader against groveVertex, for grove tree `tree`. */
+    async groveTwinCheck(samples: number, tree: number) {
+      const a = sandbox.activeAnimator as unknown as { groveView?: GroveView | null } | null;
+      const view = a?.groveView;
+      if (!view) throw new Error(`groveTwinCheck needs mass-spring showing its grove; the method is "${sandbox.methodId}"`);
+      view.setCheckTree(tree);
+      return compareGpuWithTwin(sandbox.scene, view.meshes, view.deformShader, samples);
     },
   };
 }

@@ -10,7 +10,7 @@ import type { StandardMaterial } from "@babylonjs/core/Materials/standardMateria
 import type { Rng } from "../math/rng";
 import type { TreeSkeleton } from "../tree/skeleton";
 import type { TreeGeometry } from "../tree/geometry";
-import type { WindField } from "../wind/wind-field";
+import type { WindField, WindSettings } from "../wind/wind-field";
 import type { ParamSpec, Params } from "../math/params";
 
 /** One mesh of the tree with the material the sandbox gave it. */
@@ -51,8 +51,21 @@ export interface ClockView {
   readonly dt: number;
 }
 
+/**
+ * What a method may ask of the sandbox besides drawing: change the shared wind as the panel would
+ * (a wind arrow dragged in the scene), and frame the camera on a region (a grove). Optional: a
+ * context built in a test may leave it out.
+ */
+export interface AnimatorHost {
+  /** As `sandbox.wind(patch)`: validated, shown in the panel, kept in the URL. */
+  setWind(patch: Partial<WindSettings>): void;
+  /** Frames the camera on a stand of trees `height` tall and `width` across (width 0: the tree alone). */
+  frame(height: number, width: number): void;
+}
+
 export interface AnimatorContext {
   readonly scene: Scene;
+  readonly host?: AnimatorHost;
   readonly tree: TreeInstance;
   readonly wind: WindField;
   /** Seeded: the same seed gives the same frames. */
@@ -98,9 +111,32 @@ export interface BranchEditor {
   readonly controls: Readonly<Record<string, BranchControl>>;
 }
 
+/** A command a method offers besides its parameters (Van Haevre 2006 §4.3: "record"). */
+export interface AnimatorAction {
+  /** kebab-case, stable: `sandbox.action(id)`. */
+  readonly id: string;
+  readonly label: string;
+  readonly help: string;
+  readonly enabled: boolean;
+  /** Shown highlighted (the recording in use). */
+  readonly active?: boolean;
+}
+
+/** Optional: commands, and the progress of long work they start (the panel shows a bar). */
+export interface AnimatorActions {
+  /** The commands now; the list may change as the method's state does. */
+  list(): readonly AnimatorAction[];
+  /** Runs one; throws RangeError for an unknown id or a disabled action, saying why. */
+  run(id: string): void;
+  /** Long work under way (a recording), or null. */
+  progress(): { text: string; fraction: number } | null;
+}
+
 export interface Animator<P extends Params> {
   /** Per-branch selection and overrides, when the method has them. */
   readonly branches?: BranchEditor;
+  /** Commands beyond the parameters, when the method has them. */
+  readonly actions?: AnimatorActions;
   /** Advance by one fixed step; the host owns time. */
   update(dt: number): void;
   setParams(patch: Partial<P>): void;

@@ -31,8 +31,8 @@ export interface Environment {
   shadows: ShadowGenerator;
   ground: Mesh;
   sky: Mesh;
-  /** Frames the camera on a tree of the given height. */
-  frame(height: number): void;
+  /** Frames the camera on a tree of the given height, or on a stand of trees `width` across. */
+  frame(height: number, width?: number): void;
   /** Sky dome and ground on, or off (plain neutral clear colour, no ground). */
   setBackground(on: boolean): void;
   /** The sun's shadows on (the shadow map is drawn and read) or off (neither). */
@@ -125,10 +125,12 @@ export function createEnvironment(scene: Scene, canvas: HTMLCanvasElement): Envi
       // Off: the materials drop the shadow lookup and the shadow map is no longer rendered.
       sun.shadowEnabled = on;
     },
-    frame(height: number) {
+    frame(height: number, width = 0) {
       const h = Math.max(1, height);
       camera.target = new Vector3(0, h * 0.48, 0);
-      camera.radius = h * 1.65;
+      // A stand of trees: far enough back to see across it, from a little higher up.
+      camera.radius = Math.min(camera.upperRadiusLimit ?? Infinity, Math.max(h * 1.65, width * 0.95));
+      if (width > 0) camera.beta = Math.min(camera.beta, 1.15);
       // Fit the shadow map's frustum to the tree (directional light ortho bounds).
       sun.position = new Vector3(0.45, 1, -0.35).scale(h * 2.5);
       sun.shadowMinZ = 0.1;

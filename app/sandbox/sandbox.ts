@@ -283,7 +283,10 @@ export class Sandbox {
     this.animatorMsAvg = 0;
     const view = this.view!;
     this.animator = p.create(
-      { scene: this.scene, tree: view, wind: this.windField, rng: new Rng(this.windField.settings().seed), root: this.root, clock: this.clock },
+      {
+        scene: this.scene, tree: view, wind: this.windField, rng: new Rng(this.windField.settings().seed), root: this.root, clock: this.clock,
+        host: { setWind: (patch) => this.setWind(patch), frame: (height, width) => this.env.frame(height, width) },
+      },
       this.paramValues.get(p.id)!,
     );
     view.applyRenderMode();
@@ -357,6 +360,8 @@ export class Sandbox {
       step: (frames: number) => this.step(frames),
       probe: () => Array.from(this.animator?.probe() ?? []),
       stats: () => this.stats(),
+      actions: () => this.actionList(),
+      action: (id: string) => this.runAction(id),
       branch: (index?: number, patch?: Record<string, number | null>) => {
         if (index !== undefined) {
           this.selectBranch(index);
@@ -366,6 +371,31 @@ export class Sandbox {
         return b >= 0 ? this.branchInfo(b) : null;
       },
     };
+  }
+
+  // ---------------------------------------------------------------- the method's commands
+
+  /** The active method's commands (Van Haevre's "record", the recordings to play), as plain objects. */
+  actionList(): { id: string; label: string; help: string; enabled: boolean; active: boolean }[] {
+    return (this.animator?.actions?.list() ?? []).map((a) => ({ id: a.id, label: a.label, help: a.help, enabled: a.enabled, active: a.active ?? false }));
+  }
+
+  /** Runs one of the active method's commands; throws (and shows why) on an unknown or disabled one. */
+  runAction(id: string): void {
+    try {
+      const actions = this.animator?.actions;
+      if (!actions) throw new RangeError(`${this.provider.label} has no commands; mass-spring has (record, the recordings)`);
+      actions.run(id);
+    } catch (e) {
+      this.reportError(messageOf(e));
+      throw e;
+    }
+    this.changed();
+  }
+
+  /** Long work the active method has under way (a recording), for a progress bar; null when none. */
+  actionProgress(): { text: string; fraction: number } | null {
+    return this.animator?.actions?.progress() ?? null;
   }
 
   // ---------------------------------------------------------------- selected branch (Habel 2009 Fig. 11)

@@ -65,6 +65,13 @@ export class Panel {
   private readonly stack: StackPanel;
   private readonly methodStack: StackPanel;
   private readonly branchStack: StackPanel;
+  /** The active method's commands (AnimatorActions) and the progress bar of long work. */
+  private readonly actionStack: StackPanel;
+  private readonly progressBox: Rectangle;
+  private readonly progressFill: Rectangle;
+  private readonly progressText: TextBlock;
+  /** Signature of the command list the buttons were built for. */
+  private actionsFor = "";
   /** "method#branch" the branch section was built for. */
   private branchSectionFor = "";
   private readonly named = new Map<string, Control>();
@@ -189,6 +196,29 @@ export class Panel {
     this.methodStack = new StackPanel("method-params");
     this.methodStack.width = "100%";
     this.stack.addControl(this.methodStack);
+    // Progress of long work a method runs (a recording), then its commands.
+    this.progressBox = new Rectangle("progress");
+    this.progressBox.height = "18px";
+    this.progressBox.width = "100%";
+    this.progressBox.thickness = 1;
+    this.progressBox.color = "#222";
+    this.progressBox.background = "#3a3f38";
+    this.progressBox.isVisible = false;
+    this.progressFill = new Rectangle("progress-fill");
+    this.progressFill.width = "0%";
+    this.progressFill.thickness = 0;
+    this.progressFill.background = ACCENT;
+    this.progressFill.horizontalAlignment = Control.HORIZONTAL_ALIGNMENT_LEFT;
+    this.progressBox.addControl(this.progressFill);
+    this.progressText = new TextBlock("progress-text", "");
+    this.progressText.fontSize = 11;
+    this.progressText.color = TEXT;
+    this.progressBox.addControl(this.progressText);
+    this.stack.addControl(this.progressBox);
+    this.named.set("progress", this.progressBox);
+    this.actionStack = new StackPanel("method-actions");
+    this.actionStack.width = "100%";
+    this.stack.addControl(this.actionStack);
 
     this.section("View");
     this.choice("mode", () => RENDER_MODES.map((m) => ({ value: m, label: RENDER_MODE_LABELS[m] })), () => sandbox.renderMode, (m) => this.guard(() => sandbox.setRenderMode(m as RenderMode)));
@@ -527,7 +557,36 @@ export class Panel {
     }
   }
 
+  /** Rebuilds the command buttons when the method's list changes; moves the progress bar. */
+  private refreshActions(): void {
+    const list = this.sandbox.actionList();
+    const key = `${this.sandbox.methodId}|${list.map((a) => `${a.id}:${a.label}:${a.enabled}:${a.active}`).join("|")}`;
+    if (key !== this.actionsFor) {
+      this.actionsFor = key;
+      for (const c of [...this.actionStack.children]) {
+        this.forget(c);
+        c.dispose();
+      }
+      for (const a of list) {
+        const b = this.button(`action.${a.id}`, a.label, () => this.guard(() => this.sandbox.runAction(a.id)), this.actionStack);
+        b.isEnabled = a.enabled;
+        b.alpha = a.enabled ? 1 : 0.5;
+        if (a.active) {
+          b.background = ACCENT;
+          b.color = "#1b1b1b";
+        }
+      }
+    }
+    const p = this.sandbox.actionProgress();
+    this.progressBox.isVisible = p !== null;
+    if (p) {
+      this.progressFill.width = `${Math.round(100 * Math.min(1, Math.max(0, p.fraction)))}%`;
+      if (this.progressText.text !== p.text) this.progressText.text = p.text;
+    }
+  }
+
   private updateStats(): void {
+    this.refreshActions();
     const st = this.sandbox.stats();
     const s = this.sandbox.tree?.skeleton;
     this.statsText.text =

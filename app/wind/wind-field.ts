@@ -528,6 +528,11 @@ export class WindField {
     return { ...this.s };
   }
 
+  /** The way the mean wind blows, degrees (as settings().direction, without the copy). */
+  get direction(): number {
+    return this.s.direction;
+  }
+
   /** The mean speed setting, m/s, without copying the settings (for per-frame readers). */
   get meanSpeed(): number {
     return this.s.speed;

@@ -10,7 +10,14 @@
 import { grammarToSkeleton } from "../../app/lsystem/lsystem";
 import { TREE_PRESETS } from "../../app/lsystem/presets";
 import { MassSpringSystem } from "../../app/animators/mass-spring/system";
+import { buildTreeGeometry } from "../../app/tree/geometry";
+import { buildGroveGeometry, grovePlacements, GROVE_VERTEX_BUDGET } from "../../app/animators/mass-spring/grove-geometry";
+import { Grove } from "../../app/animators/mass-spring/grove";
 import { ImplicitEuler, type PreconditionerKind } from "../../app/animators/mass-spring/implicit";
+import { captureRecording, turningWind, type Recording } from "../../app/animators/mass-spring/capture";
+import { MotionGraph, controlPointCandidates } from "../../app/animators/mass-spring/motion-graph";
+import { Rng } from "../../app/math/rng";
+import { smallTree } from "../animators/mass-spring/fixtures";
 
 function run(kind: PreconditionerKind): { median: number; iterations: number; maxIterations: number; residual: number; masses: number } {
   const s = grammarToSkeleton(TREE_PRESETS.find((p) => p.name === "habel")!.text, { seed: 1 });
@@ -54,3 +61,87 @@ it("mass-spring.step.habel.jacobi.ms", () => {
   );
   expect(Number.isFinite(r.median)).toBe(true);
 });
+
+/*
+ * Van Haevre 2006 §5-§6.1 (motion-graph.ts, walk.ts), on the CPU (node, one core):
+ * - mass-spring.graph.2000.ms: MotionGraph.build (§5.2.1 neighbours, §5.3 pruning, the largest
+ *   strongly connected component) from a 2,000-sample recording (66.7 s at 30 Hz) of the small
+ *   fixture tree in the swinging, turning wind (turningWind, 12 m/s, 3 turns), control point its
+ *   highest free mass, e = 2. Median of 9 builds after one warm-up. Target: at most 100 ms.
+ * - mass-spring.grove.100.ms: one frame of the app's grove (grove.ts) on the Habel-scale tree:
+ *   100 trees, each walking its own graph (2 recordings of 8 s × random control points high in
+ *   the tree), steered toward a direction that turns slowly (0.3 rad/s), and every tree's grove
+ *   masses posed into the pose texture's rows (what the vertex shader reads). Median of 600
+ *   frames at 1/60 s after 60 warm-up frames.
+ * Each prints one JSON line; none asserts a time.
+ */
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[s.length >> 1];
+}
+
+function smallTreeRecording(samples: number, speed: number, turns: number, swingPeriod: number): { rec: Recording; parent: Int32Array } {
+  const sys = new MassSpringSystem(smallTree()), solver = new ImplicitEuler(sys);
+  const seconds = samples * (2 / 60);
+  const rec = captureRecording(sys, solver, { dt: 1 / 60, stride: 2, samples, warmup: 60, forces: turningWind(sys, speed, seconds, turns, { swingPeriod }) });
+  return { rec, parent: sys.parent };
+}
+
+it("mass-spring.graph.2000.ms", () => {
+  const { rec, parent } = smallTreeRecording(2000, 12, 3, 2.5);
+  const control = controlPointCandidates(rec, parent)[0];
+  let g = MotionGraph.build(rec, { control, elongation: 2 });
+  const times: number[] = [];
+  for (let i = 0; i < 9; i++) {
+    const t0 = performance.now();
+    g = MotionGraph.build(rec, { control, elongation: 2 });
+    times.push(performance.now() - t0);
+  }
+  const st = g.stats;
+  process.stdout.write(
+    JSON.stringify({ bench: "mass-spring.graph.2000.ms", value: Math.round(median(times) * 1000) / 1000, unit: "ms", samples: st.samples, nodes: st.nodes, transitions: st.transitions, candidates: st.candidates, sameSegmentRefused: st.sameSegmentRefused, prunedDeadEnd: st.prunedDeadEnd, prunedUnreachable: st.prunedUnreachable }) + "\n",
+  );
+  expect(st.transitions).toBeGreaterThan(0);
+}, 120_000);
+
+it("mass-spring.grove.100.ms", () => {
+  // The app's grove (grove.ts), on the Habel-scale tree: two recordings of 8 s in the swinging,
+  // turning wind, 100 trees with their own recording and control point, the instanced trees' masses
+  // as the app draws them (grove-geometry.ts within GROVE_VERTEX_BUDGET).
+  const TREES = 100, FRAME = 1 / 60;
+  const s = grammarToSkeleton(TREE_PRESETS.find((p) => p.name === "habel")!.text, { seed: 1 });
+  const recordings: Recording[] = [];
+  let sys = new MassSpringSystem(s);
+  for (let r = 0; r < 2; r++) {
+    sys = new MassSpringSystem(s);
+    const solver = new ImplicitEuler(sys);
+    recordings.push(captureRecording(sys, solver, { dt: FRAME, stride: 2, samples: 241, warmup: 30, forces: turningWind(sys, 10 + 4 * r, 8), id: r + 1, label: `#${r + 1}` }));
+  }
+  const geometry = buildGroveGeometry(sys, buildTreeGeometry(s).leaves, GROVE_VERTEX_BUDGET / (TREES - 1));
+  const rng = new Rng(7);
+  const placements = grovePlacements(TREES, 10, () => rng.next());
+  const grove = new Grove({ recordings, first: recordings[0], parent: sys.parent, placements, masses: geometry.masses, elongation: 3, rng: rng.fork(1) });
+  const pose = new Float32Array(4 * geometry.masses.length * TREES);
+  const steer = { x: 1, z: 0 };
+  const frameMs: number[] = [];
+  let transitions = 0;
+  for (let f = 0; f < 660; f++) {
+    const a = 0.3 * f * FRAME;
+    steer.x = Math.cos(a);
+    steer.z = Math.sin(a);
+    const t0 = performance.now();
+    grove.advance(FRAME, steer, pose);
+    const t1 = performance.now();
+    if (f < 60) continue;
+    frameMs.push(t1 - t0);
+    for (const t of grove.trees) if (t.graph.edgeTransition[t.walk.edge]) transitions++;
+  }
+  process.stdout.write(
+    JSON.stringify({
+      bench: "mass-spring.grove.100.ms", value: Math.round(median(frameMs) * 1000) / 1000, unit: "ms", trees: TREES, graphs: grove.graphs,
+      groveMasses: geometry.masses.length, masses: sys.count, frames: frameMs.length, onTransitionShare: Math.round((transitions / (TREES * frameMs.length)) * 1000) / 1000,
+    }) + "\n",
+  );
+  expect(pose.every(Number.isFinite)).toBe(true);
+}, 300_000);

@@ -1,26 +1,50 @@
 /**
  * The mass-spring method (Van Haevre, Di Fiore and Van Reeth 2006, "Physically-based driven tree
- * animations", §4.2) behind the Animator contract. A thin adapter: the masses and springs
- * (system.ts) step by implicit Euler (implicit.ts) on the CPU, pushed by the shared wind (drag
- * across each mass's segment, sampled at the mass) and the weight of the wood; the tree's own
- * bark, leaves and skeleton lines are copied into updatable meshes, skinned to the masses through
- * the binding every vertex carries (skinning.ts), and shown in the parts' place
+ * animations") behind the Animator contract. A thin adapter over plain-TypeScript cores:
+ * - live (§4.2): the masses and springs (system.ts) step by implicit Euler (implicit.ts) on the
+ *   CPU, pushed by the shared wind (drag across each mass's segment, sampled at the mass) and the
+ *   weight of the wood;
+ * - capture (§4.3, capture.ts): "Record" samples every mass's position, velocity and applied
+ *   force 30 times a second for the chosen length, in the shared wind (turned once round, by
+ *   default, so the motion goes every way); a tree keeps all its recordings, also across method
+ *   switches and taper changes (recordings.ts);
+ * - graph (§5, §6.1): the tree walks the motion graph of a recording's control point
+ *   (motion-graph.ts, walk.ts), at random or steered by the wind arrow (wind-arrow.ts);
+ * - grove (Fig. 7, grove.ts): up to 100 trees, each with its own recording and control point,
+ *   the centre one in full, the others instanced and posed in the vertex shader (grove-view.ts).
+ * The tree's own bark, leaves and skeleton lines are copied into updatable meshes, skinned to the
+ * masses through the binding every vertex carries (skinning.ts), and shown in the parts' place
  * (TreeInstance.substitute) with the sandbox's materials, so the render modes, the bark texture,
- * shadows and picking work as for every method.
+ * shadows and picking work as for every method. Overlays (overlays.ts) draw Fig. 2's springs and
+ * Fig. 5's graph.
  */
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
 import type { Observer } from "@babylonjs/core/Misc/observable";
 import type { Scene } from "@babylonjs/core/scene";
-import type { Animator, AnimatorContext, AnimatorProvider, AnimatorStats, TreePart } from "../animator";
+import type { Animator, AnimatorAction, AnimatorActions, AnimatorContext, AnimatorProvider, AnimatorStats, TreePart } from "../animator";
 import { BINDING_ATTRIBUTES } from "../../tree/geometry";
 import { liveMesh } from "../live-mesh";
-import { tipNode } from "../../tree/skeleton";
+import { tipNode, treeHeight } from "../../tree/skeleton";
 import { DEFAULT_MASS_SPRING, MassSpringSystem, type MassSpringSettings } from "./system";
 import { crossFlowDrag, cylinderDragFactor, G } from "../../wind/drag";
 import { ImplicitEuler } from "./implicit";
 import { NodeFrames, skinVertices, type SkinBinding } from "./skinning";
-import { massSpringParams, type MassSpringParams } from "./params";
+import { massSpringParams, type MassSpringMode, type MassSpringParams } from "./params";
+import { Recorder, turningAngle, type Recording } from "./capture";
+import { controlPointCandidates, MotionGraph } from "./motion-graph";
+import { evaluateMass, evaluatePose, GraphWalk } from "./walk";
+import { recordingsOf, type TreeRecordings } from "./recordings";
+import { buildGroveGeometry, grovePlacements, GROVE_VERTEX_BUDGET } from "./grove-geometry";
+import { Grove, usableGraph } from "./grove";
+import { GroveView } from "./grove-view";
+import { GraphOverlay, SpringsOverlay } from "./overlays";
+import { WindArrow } from "./wind-arrow";
+
+/** Samples a second of a recording (§4.3: "at equal time intervals"). */
+export const SAMPLE_RATE = 30;
+
+const { cos, sin, PI, hypot, max, ceil, sqrt, round } = Math;
 
 export type { MassSpringParams } from "./params";
 
@@ -61,10 +85,19 @@ function copyPart(part: TreePart, scene: Scene, parent: AnimatorContext["root"])
   return { role: part.role, mesh, bind, positions, normals, written: -1 };
 }
 
+
+/** A tree walking the motion graph of one recording's control point (§6.1). */
+interface Playback {
+  readonly recording: Recording;
+  readonly graph: MotionGraph;
+  readonly walk: GraphWalk;
+}
+
 export class MassSpringAnimator implements Animator<MassSpringParams> {
   readonly system: MassSpringSystem;
   readonly solver: ImplicitEuler;
   readonly frames: NodeFrames;
+  readonly actions: AnimatorActions;
   private params: MassSpringParams;
   private live: LiveMesh[] = [];
   private readonly tips: Float32Array;
@@ -72,20 +105,40 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
   /** ½ ρ C_d (2 r L) per mass (0 on the fixed ones). */
   private readonly drag: Float64Array;
   private readonly u = new Float64Array(3);
+  private readonly q = new Float64Array(3);
   private frame = 0;
   private framesFor = -1;
   private readonly renderObserver: Observer<Scene>;
   private notesFor = "";
   /** updateMs stays 0: the host times every method's update (stats().animatorMs). */
   private readonly stat: AnimatorStats = { updateMs: 0, counts: {}, nonFinite: false, notes: [] };
+  private readonly height: number;
+  /** This tree's recordings (kept across method switches). */
+  private readonly store: TreeRecordings;
+  private recorder: Recorder | null = null;
+  private recordTime = 0;
+  private recordSeconds = 0;
+  private recordTurning = false;
+  private playback: Playback | null = null;
+  private grove: { grove: Grove; view: GroveView; width: number } | null = null;
+  private groveDirty = false;
+  private springs: SpringsOverlay | null = null;
+  private graphOverlay: GraphOverlay | null = null;
+  private readonly arrow: WindArrow;
+  /** Unit wind direction (x, z) the interactive walks follow. */
+  private readonly steer = { x: 1, z: 0 };
+  /** A message for the notes about the last thing that could not be done. */
+  private problem = "";
 
   constructor(private readonly ctx: AnimatorContext, params: MassSpringParams) {
     this.params = { ...params };
     const s = ctx.tree.skeleton;
+    this.height = treeHeight(s);
     this.system = new MassSpringSystem(s, systemSettings(this.params));
     this.solver = new ImplicitEuler(this.system);
     this.frames = new NodeFrames(s, this.system.massOfNode);
     const sys = this.system;
+    this.store = recordingsOf(sys);
     this.drag = new Float64Array(sys.count);
     for (let i = 0; i < sys.count; i++) {
       if (!sys.fixed[i]) this.drag[i] = cylinderDragFactor(sys.radius[i], sys.restLength[i]);
@@ -100,48 +153,258 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
       this.live.push(l);
     }
     for (const l of this.live) tree.substitute(l.role, l.mesh);
+    this.arrow = new WindArrow(scene, root, (direction) => {
+      if (ctx.host) ctx.host.setWind({ direction });
+      else ctx.wind.set({ direction });
+    });
     // Skins are written once per drawn frame, just before it is drawn, for the meshes on show only.
-    this.renderObserver = scene.onBeforeRenderObservable.add(() => this.writeMeshes());
+    this.renderObserver = scene.onBeforeRenderObservable.add(() => this.beforeRender());
     this.stat.counts = {
       masses: sys.count,
       springs: 2 * (sys.count - 2),
       branches: s.branchCount,
       vertices: this.live.reduce((n, l) => n + l.positions.length / 3, 0),
     };
+    this.actions = {
+      list: () => this.actionList(),
+      run: (id) => this.runAction(id),
+      progress: () => this.recorder ? { text: `Recording ${this.recordTime.toFixed(1)} / ${this.recordSeconds} s`, fraction: this.recorder.progress() } : null,
+    };
+    this.enterMode();
   }
 
-  private writeMeshes(): void {
-    for (const l of this.live) {
-      if (!l.mesh.isVisible || l.written === this.frame) continue;
-      if (this.framesFor !== this.frame) {
-        this.frames.update(this.system.position);
-        this.framesFor = this.frame;
-      }
-      skinVertices(this.frames, l.bind, l.positions, l.normals);
-      // Bounds follow the moving tree (the sun fits its shadow frustum to them; picking tests them).
-      l.mesh.updateVerticesData(VertexBuffer.PositionKind, l.positions, true, false);
-      l.mesh.updateVerticesData(VertexBuffer.NormalKind, l.normals, false, false);
-      l.written = this.frame;
-    }
+  /** What is on show now: the simulation while recording or without a recording, else the mode asked for. */
+  get showing(): MassSpringMode | "recording" {
+    if (this.recorder) return "recording";
+    if (this.params.mode === "live" || !this.playback) return "live";
+    return this.params.mode as MassSpringMode;
   }
+
+  get recordings(): readonly Recording[] {
+    return this.store.list;
+  }
+
+  // ---------------------------------------------------------------- modes
+
+  /** Sets up what the mode needs: a recording first (made now, live) when there is none. */
+  private enterMode(): void {
+    const mode = this.params.mode as MassSpringMode;
+    if (mode !== "grove") this.disposeGrove();
+    if (mode === "live") {
+      this.disposePlayback();
+      this.refreshOverlays();
+      return;
+    }
+    if (this.recorder) return; // the mode starts when the recording ends
+    if (this.store.list.length === 0) {
+      this.startRecording();
+      return;
+    }
+    this.buildPlayback();
+    if (mode === "grove") this.buildGrove();
+    this.refreshOverlays();
+  }
+
+  private selectedRecording(): Recording {
+    const list = this.store.list;
+    return list.find((r) => r.id === this.store.selected) ?? list[list.length - 1];
+  }
+
+  /** The main tree's walk on the selected recording's graph, from its highest control point. */
+  private buildPlayback(): void {
+    this.disposePlayback();
+    const rec = this.selectedRecording();
+    const cand = controlPointCandidates(rec, this.system.parent);
+    if (cand.length === 0) throw new Error("the tree has no mass high enough to be a control point");
+    const graph = usableGraph(rec, cand[0], this.params.transition);
+    const walk = new GraphWalk(graph, this.ctx.rng.fork(0x5c3));
+    this.playback = { recording: rec, graph, walk };
+    this.velocityStale();
+  }
+
+  private disposePlayback(): void {
+    this.playback = null;
+    this.graphOverlay?.dispose();
+    this.graphOverlay = null;
+  }
+
+  /** Fig. 7: `trees` trees on a jittered grid, the first the full tree at the centre. */
+  private buildGrove(): void {
+    this.disposeGrove();
+    if (!this.playback) return;
+    const sys = this.system, n = round(this.params.trees);
+    let crown = 0;
+    for (let i = 0; i < sys.count; i++) crown = max(crown, hypot(sys.rest[3 * i], sys.rest[3 * i + 2]));
+    const spacing = max(2.1 * crown, 0.45 * this.height);
+    const rng = this.ctx.rng.fork(0x6007);
+    const placements = grovePlacements(n, spacing, () => rng.next());
+    const geometry = buildGroveGeometry(sys, this.ctx.tree.geometry.leaves, GROVE_VERTEX_BUDGET / max(1, n - 1));
+    const grove = new Grove({
+      recordings: this.store.list, first: this.playback.recording, parent: sys.parent, placements, masses: geometry.masses,
+      elongation: this.params.transition, rng: rng.fork(1),
+    });
+    const tree = this.ctx.tree;
+    const view = new GroveView(this.ctx.scene, this.ctx.root, geometry, placements, tree.barkMaterial, tree.leafMaterial);
+    const width = spacing * ceil(sqrt(n));
+    this.grove = { grove, view, width };
+    // The centre tree walks the grove's tree 0, which is the playback's graph.
+    this.playback = { recording: grove.trees[0].recording, graph: grove.trees[0].graph, walk: grove.trees[0].walk };
+    grove.advance(0, null, view.pose);
+    this.groveDirty = true;
+    this.ctx.host?.frame(this.height, width);
+  }
+
+  private disposeGrove(): void {
+    if (!this.grove) return;
+    this.grove.view.dispose();
+    this.grove = null;
+    this.ctx.host?.frame(this.height, 0);
+  }
+
+  /**
+   * Where each walking tree's control point is now, relative to its rest, in the world's x and z
+   * (turned and scaled as the tree stands): the lean the wind arrow steers (§6.1.2). Tree 0 is the
+   * centre tree (or the tree alone in graph mode). For tests and the console.
+   */
+  controlLeans(): number[] {
+    const out: number[] = [];
+    const p = new Float64Array(3);
+    if (this.grove) {
+      this.grove.grove.trees.forEach((t, k) => {
+        evaluateMass(t.recording, t.walk.blend, t.control, p);
+        const r = t.recording.rest, c = 3 * t.control, sc = this.grove!.view.placements[k].scale;
+        const lx = p[0] - r[c], lz = p[2] - r[c + 2];
+        out.push(sc * (t.c * lx - t.s * lz), sc * (t.s * lx + t.c * lz));
+      });
+    } else if (this.playback) {
+      const x = this.system.position, r = this.playback.recording.rest, c = 3 * this.playback.graph.control;
+      out.push(x[c] - r[c], x[c + 2] - r[c + 2]);
+    }
+    return out;
+  }
+
+  /** The GPU-vs-twin check's meshes and shader, while the grove shows. */
+  get groveView(): GroveView | null {
+    return this.grove?.view ?? null;
+  }
+
+  // ---------------------------------------------------------------- capture (§4.3)
+
+  private startRecording(): void {
+    const sys = this.system, dt = this.ctx.clock.dt;
+    const stride = max(1, round(1 / (SAMPLE_RATE * dt)));
+    this.recordSeconds = this.params.recordSeconds;
+    const samples = round(this.recordSeconds / (stride * dt)) + 1;
+    this.recorder = new Recorder({ masses: sys.count, dt, stride, samples, rest: sys.rest });
+    this.recordTime = 0;
+    this.recordTurning = this.params.turningWind;
+    this.problem = "";
+    // Playback leaves positions without velocities: the simulation starts from the pose at rest speed.
+    this.disposePlayback();
+    this.disposeGrove();
+  }
+
+  private finishRecording(): void {
+    const r = this.recorder!;
+    const w = this.ctx.wind.settings();
+    const id = this.store.next++;
+    const label = `#${id}: ${this.recordSeconds} s, ${w.speed.toFixed(0)} m/s${this.recordTurning ? ", turning" : ` toward ${w.direction.toFixed(0)}°`}`;
+    this.store.list.push(r.finish(id, label));
+    this.store.selected = id;
+    this.recorder = null;
+    this.enterMode();
+  }
+
+  private actionList(): AnimatorAction[] {
+    const out: AnimatorAction[] = [];
+    const recording = this.recorder !== null;
+    out.push(recording
+      ? { id: "cancel-recording", label: "Cancel recording", help: "Stops the recording under way and keeps nothing of it", enabled: true }
+      : { id: "record", label: `Record ${this.params.recordSeconds} s`, help: "§4.3: samples every joint's position, velocity and force 30 times a second, in the wind set above", enabled: true });
+    for (const r of this.store.list) {
+      out.push({ id: `recording-${r.id}`, label: `Play recording ${r.label}`, help: "Walk this recording's motion graph (and start the grove from it)", enabled: !recording, active: r.id === this.store.selected });
+    }
+    if (this.store.list.length > 0) out.push({ id: "clear-recordings", label: "Delete all recordings", help: "Forget this tree's recordings", enabled: !recording });
+    return out;
+  }
+
+  private runAction(id: string): void {
+    const a = this.actionList().find((x) => x.id === id);
+    if (!a) throw new RangeError(`mass-spring has no command "${id}"; its commands now are: ${this.actionList().map((x) => x.id).join(", ")}`);
+    if (!a.enabled) throw new RangeError(`"${id}" cannot run while a recording is under way; wait for it or cancel it`);
+    if (id === "record") this.startRecording();
+    else if (id === "cancel-recording") {
+      this.recorder = null;
+      if (this.store.list.length > 0) this.enterMode();
+      else if (this.params.mode !== "live") this.problem = "the motion graph needs a recording: press Record";
+    } else if (id === "clear-recordings") {
+      this.store.list.length = 0;
+      this.disposePlayback();
+      this.disposeGrove();
+      if (this.params.mode !== "live") this.problem = "the motion graph needs a recording: press Record";
+    } else {
+      this.store.selected = Number(id.slice("recording-".length));
+      this.disposeGrove();
+      this.enterMode();
+    }
+    this.refreshOverlays();
+  }
+
+  // ---------------------------------------------------------------- stepping
 
   update(dt: number): void {
-    this.applyForces(this.ctx.clock.time);
-    this.solver.step(dt);
+    const mode = this.showing;
+    if (mode === "live" || mode === "recording") {
+      let turn = 0;
+      if (this.recorder && this.recordTurning) turn = turningAngle(this.recordTime, this.recordSeconds);
+      this.applyForces(this.ctx.clock.time, turn);
+      this.solver.step(dt);
+      if (this.recorder) {
+        const sys = this.system;
+        const full = this.recorder.offer(sys.position, sys.velocity, sys.external);
+        this.recordTime += dt;
+        if (full) this.finishRecording();
+      }
+    } else {
+      const p = this.playback!;
+      const w = this.ctx.wind.direction * (PI / 180);
+      this.steer.x = cos(w);
+      this.steer.z = sin(w);
+      const steer = this.params.walk === "interactive" ? this.steer : null;
+      if (this.grove) {
+        this.grove.grove.advance(dt, steer, this.grove.view.pose);
+        this.groveDirty = true;
+      } else p.walk.advance(dt, steer);
+      evaluatePose(p.recording, p.walk.blend, this.system.position);
+    }
     this.frame++;
     this.readTips();
     this.stat.nonFinite = !this.system.isFinite();
   }
 
-  /** Wind drag across every segment, sampled at its mass, and the weight of the wood, into system.external. */
-  private applyForces(t: number): void {
+  /** After playback the velocities are not the pose's: start the simulation from it at rest speed. */
+  private velocityStale(): void {
+    this.system.velocity.fill(0);
+  }
+
+  /**
+   * Wind drag across every segment, sampled at its mass, and the weight of the wood, into
+   * system.external. `turn` (radians) turns the whole wind field about the vertical (a turning
+   * recording): sampled at the point turned back, the air's velocity turned forward.
+   */
+  private applyForces(t: number, turn: number): void {
     const sys = this.system, w = this.ctx.wind, x = sys.position, v = sys.velocity, F = sys.external, u = this.u, drag = this.drag, par = sys.parent;
+    const c = cos(turn), s = sin(turn), q = this.q;
     for (let i = 0; i < sys.count; i++) {
       if (drag[i] === 0) {
         F[3 * i] = F[3 * i + 1] = F[3 * i + 2] = 0;
         continue;
       }
-      w.sample(x[3 * i], x[3 * i + 1], x[3 * i + 2], t, u);
+      const px = x[3 * i], pz = x[3 * i + 2];
+      w.sample(c * px + s * pz, x[3 * i + 1], -s * px + c * pz, t, q);
+      u[0] = c * q[0] - s * q[2];
+      u[1] = q[1];
+      u[2] = s * q[0] + c * q[2];
       // The air past the mass, across its segment only.
       const p = par[i];
       crossFlowDrag(
@@ -162,9 +425,83 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
     }
   }
 
+  // ---------------------------------------------------------------- drawing
+
+  private beforeRender(): void {
+    this.writeMeshes();
+    const x = this.system.position;
+    if (this.springs?.mesh.isVisible) this.springs.update(x);
+    if (this.graphOverlay && this.playback) {
+      const m = 3 * this.playback.graph.control;
+      this.graphOverlay.setMarker(x[m], x[m + 1], x[m + 2]);
+    }
+    if (this.grove && this.groveDirty) {
+      this.grove.view.upload();
+      this.groveDirty = false;
+    }
+    this.placeArrow();
+  }
+
+  /** Over the tree (or the grove), pointing the way the wind blows (turning with a turning recording). */
+  private placeArrow(): void {
+    if (this.arrow.dragging) {
+      this.arrow.place(this.arrow.node.position.x, this.arrow.node.position.y, this.arrow.node.position.z, this.arrow.node.scaling.x, this.ctx.wind.direction);
+      return;
+    }
+    let direction = this.ctx.wind.direction;
+    if (this.recorder && this.recordTurning) direction += (180 / PI) * turningAngle(this.recordTime, this.recordSeconds);
+    const h = this.height;
+    if (this.grove) this.arrow.place(0, 1.15 * h, 0, 0.22 * this.grove.width, direction);
+    else this.arrow.place(0, 0.12 * h, 0, 0.38 * h, direction);
+  }
+
+  private writeMeshes(): void {
+    for (const l of this.live) {
+      if (!l.mesh.isVisible || l.written === this.frame) continue;
+      if (this.framesFor !== this.frame) {
+        this.frames.update(this.system.position);
+        this.framesFor = this.frame;
+      }
+      skinVertices(this.frames, l.bind, l.positions, l.normals);
+      // Bounds follow the moving tree (the sun fits its shadow frustum to them; picking tests them).
+      l.mesh.updateVerticesData(VertexBuffer.PositionKind, l.positions, true, false);
+      l.mesh.updateVerticesData(VertexBuffer.NormalKind, l.normals, false, false);
+      l.written = this.frame;
+    }
+  }
+
+  /** Creates, shows or hides the overlays as the parameters ask. */
+  private refreshOverlays(): void {
+    if (this.params.springs && !this.springs) this.springs = new SpringsOverlay(this.ctx.scene, this.ctx.root, this.system);
+    if (this.springs) {
+      this.springs.mesh.isVisible = this.params.springs;
+      if (this.params.springs) this.springs.update(this.system.position);
+    }
+    const wantGraph = this.params.graph && this.playback !== null;
+    if (wantGraph && (!this.graphOverlay || this.graphOverlayFor !== this.playback!.graph)) {
+      this.graphOverlay?.dispose();
+      this.graphOverlay = new GraphOverlay(this.ctx.scene, this.ctx.root, this.playback!.graph, 0.015 * this.height);
+      this.graphOverlayFor = this.playback!.graph;
+    }
+    this.graphOverlay?.setVisible(wantGraph);
+  }
+
+  private graphOverlayFor: MotionGraph | null = null;
+
+  // ---------------------------------------------------------------- contract
+
   setParams(patch: Partial<MassSpringParams>): void {
+    const before = this.params;
     this.params = { ...this.params, ...patch };
     this.system.configure(systemSettings(this.params));
+    const p = this.params;
+    if (p.mode !== before.mode) {
+      if (before.mode === "live" && !this.recorder) this.velocityStale();
+      this.problem = "";
+      this.enterMode();
+    } else if (p.transition !== before.transition && this.playback) this.enterMode();
+    else if (p.trees !== before.trees && p.mode === "grove" && this.playback) this.buildGrove();
+    this.refreshOverlays();
   }
 
   probe(): Float32Array {
@@ -172,12 +509,24 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
   }
 
   stats(): AnimatorStats {
-    const st = this.stat, cg = this.solver.stats;
-    const key = `${cg.iterations}/${cg.converged}`;
+    const st = this.stat, cg = this.solver.stats, mode = this.showing;
+    const key = `${mode}/${cg.iterations}/${cg.converged}/${this.playback?.graph.stats.transitions}/${this.problem}/${this.store.list.length}/${this.recordSeconds}`;
     if (key !== this.notesFor) {
       // Rebuilt only when what they say changes: stats() is read after every step.
       this.notesFor = key;
-      st.notes = [`implicit Euler: ${cg.iterations} CG iterations${cg.converged ? "" : " (not converged)"}`];
+      const notes: string[] = [];
+      if (mode === "live" || mode === "recording") notes.push(`implicit Euler: ${cg.iterations} CG iterations${cg.converged ? "" : " (not converged)"}`);
+      if (mode === "recording") notes.push(`recording ${this.recordSeconds} s at ${SAMPLE_RATE} samples/s${this.recordTurning ? ", the wind turning once round and swinging ±143° every 2.5 s" : ""}${this.params.mode !== "live" ? `; the ${this.params.mode} starts when it ends` : ""}`);
+      if (this.playback && mode !== "live" && mode !== "recording") {
+        const g = this.playback.graph, gs = g.stats;
+        notes.push(`motion graph of ${this.playback.recording.label.split(":")[0]}, control point mass ${g.control}: ${gs.nodes} of ${gs.samples} samples, ${gs.transitions} transitions, ${gs.prunedDeadEnd + gs.prunedUnreachable} pruned`);
+      }
+      if (this.grove && mode === "grove") {
+        const v = this.grove.view.geometry, gr = this.grove.grove;
+        notes.push(`grove: ${gr.trees.length} trees, ${gr.graphs} motion graphs from ${this.store.list.length} recording${this.store.list.length === 1 ? "" : "s"}; instanced trees draw ${v.segments} of ${v.segmentsOfTree} segments and ${v.leafCards} of ${v.leafCardsOfTree} leaves`);
+      }
+      if (this.problem) notes.push(this.problem);
+      st.notes = notes;
     }
     return st;
   }
@@ -189,13 +538,17 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
       l.mesh.dispose(false, false);
     }
     this.live = [];
+    this.disposeGrove();
+    this.disposePlayback();
+    this.springs?.dispose();
+    this.arrow.dispose();
   }
 }
 
 export const massSpringProvider: AnimatorProvider<MassSpringParams> = {
   id: "mass-spring",
   label: "Mass-spring (Van Haevre 2006)",
-  source: "Van Haevre, Di Fiore and Van Reeth 2006, Physically-based driven tree animations, §4.2: masses on the skeleton's joints, linear and angular springs, implicit Euler with conjugate gradients",
+  source: "Van Haevre, Di Fiore and Van Reeth 2006, Physically-based driven tree animations: masses on the skeleton's joints, linear and angular springs, implicit Euler with conjugate gradients (§4.2); recordings (§4.3), motion graphs (§5), random and interactive walks and a grove (§6.1, Fig. 7). Drag the green arrow to steer the walks.",
   params: massSpringParams,
   create(ctx, params) {
     return new MassSpringAnimator(ctx, params);

@@ -18,7 +18,7 @@ import { grammarToSkeleton } from "../../../app/lsystem/lsystem";
 import { tipNode } from "../../../app/tree/skeleton";
 import { WindField } from "../../../app/wind/wind-field";
 import { Rng } from "../../../app/math/rng";
-import { defaultsOf } from "../../../app/math/params";
+import { defaultsOf, type NumberParam } from "../../../app/math/params";
 import { FixedClock } from "../../../app/sandbox/clock";
 import { massSpringProvider, type MassSpringAnimator } from "../../../app/animators/mass-spring/provider";
 import { massSpringParams, type MassSpringParams } from "../../../app/animators/mass-spring/params";
@@ -130,8 +130,9 @@ describe("mass-spring adapter", () => {
     expect(st.notes!.join(" ")).toMatch(/CG iterations/);
   });
 
-  it("every declared parameter changes the motion while the tree moves", () => {
-    const keys = Object.keys(massSpringParams) as (keyof MassSpringParams)[];
+  it("every physical parameter changes the motion while the tree moves", () => {
+    type Physical = "damping" | "stiffness" | "sway" | "gravity";
+    const keys = (Object.keys(massSpringParams) as (keyof MassSpringParams)[]).filter((k) => massSpringParams[k].kind === "number" && !["recordSeconds", "transition", "trees"].includes(k)) as Physical[];
     const run = (patch: Partial<MassSpringParams>) => {
       clock = new FixedClock(1 / 60);
       create();
@@ -143,10 +144,10 @@ describe("mass-spring adapter", () => {
       return tips;
     };
     const base = run({});
-    const changes: Record<keyof MassSpringParams, number> = { damping: 0.9, stiffness: 3, sway: 0.6, gravity: 1 };
+    const changes: Record<Physical, number> = { damping: 0.9, stiffness: 3, sway: 0.6, gravity: 1 };
     expect(Object.keys(changes).sort()).toEqual([...keys].sort());
     for (const key of keys) {
-      const d = massSpringParams[key];
+      const d = massSpringParams[key] as NumberParam;
       expect(changes[key]).toBeGreaterThanOrEqual(d.min);
       expect(changes[key]).toBeLessThanOrEqual(d.max);
       expect(changes[key]).not.toBe(d.default);
@@ -157,4 +158,102 @@ describe("mass-spring adapter", () => {
       expect(r.every(Number.isFinite)).toBe(true);
     }
   });
+
+  /** A mass-spring animator on a tree with no recordings yet (recordings outlive animators). */
+  const fresh = (patch: Partial<MassSpringParams> = {}) => {
+    create(patch);
+    if (animator.actions.list().some((a) => a.id === "clear-recordings")) animator.actions.run("clear-recordings");
+    return animator;
+  };
+
+  it("records (§4.3) from its 'record' command: the asked length at 30 samples/s, with a progress, kept across a method switch", () => {
+    fresh({ recordSeconds: 2 });
+    expect(animator.actions.list().map((a) => a.id)).toEqual(["record"]);
+    expect(animator.actions.progress()).toBeNull();
+    animator.actions.run("record");
+    expect(animator.showing).toBe("recording");
+    step(60);
+    expect(animator.actions.progress()!.fraction).toBeCloseTo(30 / 61, 2);
+    expect(animator.actions.progress()!.text).toMatch(/Recording 1\.0 \/ 2 s/);
+    expect(() => animator.actions.run("record")).toThrow(/no command "record"/);
+    step(61);
+    expect(animator.actions.progress()).toBeNull();
+    expect(animator.showing).toBe("live");
+    const [rec] = animator.recordings;
+    expect(rec.samples).toBe(61);
+    expect(rec.interval).toBeCloseTo(1 / 30, 12);
+    expect(rec.masses).toBe(animator.system.count);
+    // The last sample is the state after the last step, and the force the wind applied then.
+    const M = rec.masses, last = (rec.samples - 1) * M * 3;
+    let diff = 0;
+    for (let i = 0; i < 3 * M; i++) diff = Math.max(diff, Math.abs(rec.positions[last + i] - animator.system.position[i]), Math.abs(rec.forces[last + i] - animator.system.external[i]));
+    expect(diff).toBeLessThan(1e-5);
+    expect(animator.actions.list().find((a) => a.id === "recording-" + rec.id)?.active).toBe(true);
+    animator.dispose();
+    create();
+    expect(animator.recordings.map((r) => r.id)).toEqual([rec.id]);
+    animator.actions.run("clear-recordings");
+    expect(animator.recordings).toHaveLength(0);
+    expect(() => animator.actions.run("no-such")).toThrow(RangeError);
+    animator.dispose();
+  });
+
+  it("graph mode records first, then walks the motion graph: every mass from the recording, the skins following", () => {
+    fresh({ recordSeconds: 6 });
+    animator.setParams({ mode: "graph" });
+    expect(animator.showing).toBe("recording");
+    step(6 * 60 + 1);
+    expect(animator.showing).toBe("graph");
+    expect(animator.stats().notes!.join(" ")).toMatch(/motion graph of #\d+, control point mass \d+: \d+ of 181 samples, \d+ transitions/);
+    const before = shown("bark"), tips = Float32Array.from(animator.probe());
+    step(30);
+    const after = shown("bark");
+    let moved = 0;
+    for (let i = 0; i < after.length; i++) moved = Math.max(moved, Math.abs(after[i] - before[i]));
+    expect(moved).toBeGreaterThan(1e-3);
+    let tipMoved = 0;
+    const now = animator.probe();
+    for (let i = 0; i < now.length; i++) tipMoved = Math.max(tipMoved, Math.abs(now[i] - tips[i]));
+    expect(tipMoved).toBeGreaterThan(1e-3);
+    expect(animator.stats().nonFinite).toBe(false);
+    // The overlays: Fig. 5's graph and Fig. 2's springs, on and off.
+    animator.setParams({ graph: true, springs: true });
+    expect(scene.getMeshByName("mass-spring motion graph")!.isVisible).toBe(true);
+    expect(scene.getMeshByName("mass-spring springs")!.isVisible).toBe(true);
+    animator.setParams({ graph: false, springs: false });
+    expect(scene.getMeshByName("mass-spring motion graph")!.isVisible).toBe(false);
+    expect(scene.getMeshByName("mass-spring springs")!.isVisible).toBe(false);
+    // Transition length (§5.2.1's elongation) rebuilds the graph with it.
+    animator.setParams({ transition: 5 });
+    expect(animator.controlLeans()).toHaveLength(2);
+    expect((animator as unknown as { playback: { graph: { elongation: number } } }).playback.graph.elongation).toBe(5);
+    // Back to live: the simulation goes on from the pose.
+    animator.setParams({ mode: "live" });
+    step(30);
+    expect(animator.showing).toBe("live");
+    expect(animator.stats().nonFinite).toBe(false);
+    animator.dispose();
+  });
+
+  it("grove mode: its trees (the first in full, the rest instanced), each its own walk, and the tree count", () => {
+    fresh({ recordSeconds: 6, trees: 9 });
+    animator.setParams({ mode: "grove" });
+    step(6 * 60 + 1);
+    expect(animator.showing).toBe("grove");
+    const bark = scene.getMeshByName("mass-spring grove bark")!;
+    expect(bark.thinInstanceCount).toBe(8);
+    expect(animator.groveView!.pose.length).toBe(4 * 9 * animator.groveView!.geometry.masses.length);
+    const leans = animator.controlLeans();
+    expect(leans).toHaveLength(18);
+    step(20);
+    expect(animator.controlLeans()).not.toEqual(leans);
+    expect(animator.groveView!.pose.every(Number.isFinite)).toBe(true);
+    animator.setParams({ trees: 4 });
+    expect(scene.getMeshByName("mass-spring grove bark")!.thinInstanceCount).toBe(3);
+    animator.setParams({ mode: "live" });
+    expect(animator.groveView).toBeNull();
+    expect(scene.getMeshByName("mass-spring grove bark")).toBeNull();
+    animator.dispose();
+  });
 });
+

@@ -1,0 +1,158 @@
+/**
+ * What Van Haevre 2006 draws to explain the method, drawn over the tree (rendering group 1, so the
+ * leaves do not hide them):
+ * - Fig. 2: the mass-spring system, linear springs in brown (segment: mass to parent) and angular
+ *   springs in green (the third side of the triangle of a mass, its parent and grandparent, whose
+ *   angle eq. 2 holds), following the masses every frame;
+ * - Fig. 5: the motion graph of the control point, backbone in blue (the Bézier segments between
+ *   successive samples, §5.1), transitions in green (§5.2.1) and the dead ends pruned away in red
+ *   (§5.3), with a marker where the control point is now.
+ */
+import { LinesMesh } from "@babylonjs/core/Meshes/linesMesh";
+import { VertexData } from "@babylonjs/core/Meshes/mesh.vertexData";
+import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
+import { CreateSphere } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
+import { StandardMaterial } from "@babylonjs/core/Materials/standardMaterial";
+import { Color3 } from "@babylonjs/core/Maths/math.color";
+import type { Mesh } from "@babylonjs/core/Meshes/mesh";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode";
+import type { Scene } from "@babylonjs/core/scene";
+import type { MotionGraph } from "./motion-graph";
+import { evaluateMass, type PoseBlend } from "./walk";
+
+export const OVERLAY_GROUP = 1;
+const LINEAR = [0.86, 0.55, 0.22], ANGULAR = [0.25, 0.85, 0.3];
+const BACKBONE = [0.25, 0.5, 1], TRANSITION = [0.2, 0.95, 0.35], PRUNED = [1, 0.22, 0.18];
+/** Points drawn per sample interval of a graph edge. */
+const STEPS = 4;
+
+function lines(name: string, scene: Scene, parent: TransformNode, positions: Float32Array, colors: Float32Array, indices: Uint32Array, updatable: boolean): LinesMesh {
+  const mesh = new LinesMesh(name, scene, null, undefined, undefined, true);
+  const vd = new VertexData();
+  vd.positions = positions;
+  vd.colors = colors;
+  vd.indices = indices;
+  vd.applyToMesh(mesh, updatable);
+  mesh.parent = parent;
+  mesh.isPickable = false;
+  mesh.renderingGroupId = OVERLAY_GROUP;
+  mesh.alwaysSelectAsActiveMesh = true;
+  return mesh;
+}
+
+/** Fig. 2: linear and angular springs of every mass that has them. */
+export class SpringsOverlay {
+  readonly mesh: LinesMesh;
+  private readonly positions: Float32Array;
+  private readonly pairs: Int32Array;
+
+  constructor(scene: Scene, parent: TransformNode, sys: { count: number; parent: Int32Array }) {
+    const pairs: number[] = [], colors: number[] = [];
+    // Angular first, linear after, so the brown segments are drawn over the green. The first trunk
+    // segment's angular spring (to the fixed anchor below the ground) is left out: the anchor is
+    // ours, not the tree's.
+    for (let i = 2; i < sys.count; i++) {
+      const k = sys.parent[sys.parent[i]];
+      if (k <= 0) continue;
+      pairs.push(i, k);
+      colors.push(...ANGULAR, 1, ...ANGULAR, 1);
+    }
+    for (let i = 2; i < sys.count; i++) {
+      pairs.push(i, sys.parent[i]);
+      colors.push(...LINEAR, 1, ...LINEAR, 1);
+    }
+    this.pairs = Int32Array.from(pairs);
+    this.positions = new Float32Array(3 * pairs.length);
+    const indices = new Uint32Array(pairs.length);
+    for (let i = 0; i < indices.length; i++) indices[i] = i;
+    this.mesh = lines("mass-spring springs", scene, parent, this.positions, Float32Array.from(colors), indices, true);
+    this.mesh.isVisible = false;
+  }
+
+  /** Moves the lines to the masses' positions `x` (3 per mass). */
+  update(x: ArrayLike<number>): void {
+    const p = this.positions, pairs = this.pairs;
+    for (let v = 0; v < pairs.length; v++) {
+      const m = 3 * pairs[v];
+      p[3 * v] = x[m]; p[3 * v + 1] = x[m + 1]; p[3 * v + 2] = x[m + 2];
+    }
+    this.mesh.updateVerticesData(VertexBuffer.PositionKind, p, false, false);
+  }
+
+  dispose(): void {
+    this.mesh.dispose(false, true);
+  }
+}
+
+/** The blend that plays edge `e` of `graph` at `tau` intervals along it (walk.ts's convention). */
+export function edgeBlend(graph: MotionGraph, e: number, tau: number, out: PoseBlend): PoseBlend {
+  const L = graph.edgeL[e], last = graph.samples - 1;
+  const split = (s: number): [number, number] => {
+    let i = Math.floor(s);
+    if (i >= last) i = last - 1;
+    return [i, s - i];
+  };
+  [out.a0, out.fa] = split(graph.edgeA[e] + tau);
+  [out.c0, out.fc] = split(graph.edgeC[e] + tau);
+  const x = tau / L;
+  out.w = graph.edgeTransition[e] ? x * x * (3 - 2 * x) : 0;
+  return out;
+}
+
+/** Fig. 5: the control point's motion graph, and a marker on the control point. */
+export class GraphOverlay {
+  readonly mesh: LinesMesh;
+  readonly marker: Mesh;
+
+  constructor(scene: Scene, parent: TransformNode, graph: MotionGraph, markerRadius: number) {
+    const rec = graph.recording, m = graph.control;
+    const pos: number[] = [], col: number[] = [], idx: number[] = [];
+    const p = new Float64Array(3), b: PoseBlend = { a0: 0, fa: 0, c0: 0, fc: 0, w: 0 };
+    const polyline = (points: number, at: (i: number) => void, color: number[]) => {
+      const first = pos.length / 3;
+      for (let i = 0; i < points; i++) {
+        at(i);
+        pos.push(p[0], p[1], p[2]);
+        col.push(color[0], color[1], color[2], 1);
+        if (i > 0) idx.push(first + i - 1, first + i);
+      }
+    };
+    const N = graph.samples;
+    for (let n = 0; n < N; n++) {
+      if (graph.alive[n]) {
+        for (let e = graph.edgeStart[n]; e < graph.edgeStart[n + 1]; e++) {
+          const L = graph.edgeL[e], transition = graph.edgeTransition[e] === 1;
+          polyline(STEPS * L + 1, (i) => evaluateMass(rec, edgeBlend(graph, e, i / STEPS, b), m, p), transition ? TRANSITION : BACKBONE);
+        }
+      } else if (n + 1 < N) {
+        // A pruned sample: its piece of the original path, in red.
+        polyline(STEPS + 1, (i) => evaluateMass(rec, { a0: n, fa: i / STEPS, c0: n, fc: i / STEPS, w: 0 }, m, p), PRUNED);
+      }
+    }
+    this.mesh = lines("mass-spring motion graph", scene, parent, Float32Array.from(pos), Float32Array.from(col), Uint32Array.from(idx), false);
+    this.marker = CreateSphere("mass-spring control point", { diameter: 2 * markerRadius, segments: 8 }, scene);
+    const mat = new StandardMaterial("mass-spring control point", scene);
+    mat.disableLighting = true;
+    mat.emissiveColor = new Color3(1, 0.85, 0.2);
+    this.marker.material = mat;
+    this.marker.parent = parent;
+    this.marker.isPickable = false;
+    this.marker.renderingGroupId = OVERLAY_GROUP;
+  }
+
+  setVisible(on: boolean): void {
+    this.mesh.isVisible = on;
+    this.marker.isVisible = on;
+  }
+
+  /** Puts the marker on the control point's position (tree space). */
+  setMarker(x: number, y: number, z: number): void {
+    this.marker.position.set(x, y, z);
+  }
+
+  dispose(): void {
+    this.mesh.dispose(false, true);
+    this.marker.material?.dispose();
+    this.marker.dispose(false, true);
+  }
+}
