@@ -384,7 +384,7 @@ export class Sandbox {
   runAction(id: string): void {
     try {
       const actions = this.animator?.actions;
-      if (!actions) throw new RangeError(`${this.provider.label} has no commands; mass-spring has (record, the recordings)`);
+      if (!actions) throw new RangeError(`${this.provider.label} has no commands (mass-spring has: record, use a recording)`);
       actions.run(id);
     } catch (e) {
       this.reportError(messageOf(e));
@@ -487,8 +487,16 @@ export class Sandbox {
   setParams(id: string, patch: Record<string, unknown>): void {
     const p = this.registry.get(id);
     const valid = validatePatch(id, p.params, patch);
+    // The method first: a value it refuses is shown and not kept (in the URL, for the next start).
+    if (this.animator && this.provider.id === id) {
+      try {
+        this.animator.setParams(valid);
+      } catch (e) {
+        this.reportError(`${p.label} refused ${JSON.stringify(valid)}: ${messageOf(e)}`);
+        throw e;
+      }
+    }
     this.paramValues.set(id, { ...this.paramValues.get(id)!, ...valid });
-    if (this.animator && this.provider.id === id) this.animator.setParams(valid);
     this.changed();
   }
 

@@ -16,6 +16,8 @@ const { cos, sin, floor } = Math;
 
 /** Search radii tried, as multiples of §5.2.1's d (the distance to the next sample). */
 export const RADIUS_SCALES = [1, 1.5, 2, 3, 4] as const;
+/** A control point that moves less than this (metres) in a recording gives no graph. */
+const MIN_REACH = 0.002;
 /** A graph is usable when it keeps this share of the samples... */
 const MIN_NODE_SHARE = 0.25;
 /** ...and has at least this many transitions. */
@@ -30,6 +32,16 @@ const MIN_TRANSITIONS = 3;
  * radius it used (`radiusScale`). Throws when even 4 d finds nothing.
  */
 export function usableGraph(rec: Recording, control: number, elongation: number): MotionGraph {
+  // A control point that barely moves (a recording in calm air) gives a "graph" of rounding noise.
+  let reach = 0;
+  const M = rec.masses, r = rec.rest, c = 3 * control;
+  for (let t = 0; t < rec.samples; t++) {
+    const o = 3 * (t * M + control);
+    reach = Math.max(reach, Math.hypot(rec.positions[o] - r[c], rec.positions[o + 1] - r[c + 1], rec.positions[o + 2] - r[c + 2]));
+  }
+  if (reach < MIN_REACH) {
+    throw new Error(`the control point (mass ${control}) of recording ${rec.label.split(":")[0]} moves at most ${(reach * 1000).toFixed(2)} mm, too little for a motion graph; record in some wind`);
+  }
   let best: MotionGraph | null = null;
   for (const radiusScale of RADIUS_SCALES) {
     const g = MotionGraph.build(rec, { control, elongation, radiusScale });
@@ -66,6 +78,8 @@ export interface GroveOptions {
   /** §5.2.1's elongation, samples. */
   readonly elongation: number;
   readonly rng: Rng;
+  /** Where the graphs come from (a cache shared with the caller); default: usableGraph, cached here. */
+  readonly graph?: (rec: Recording, control: number) => MotionGraph;
 }
 
 export class Grove {
@@ -77,9 +91,10 @@ export class Grove {
   constructor(o: GroveOptions) {
     this.masses = o.masses;
     const cache = new Map<string, MotionGraph>();
+    const build = o.graph ?? ((rec: Recording, control: number) => usableGraph(rec, control, o.elongation));
     const candidates = new Map<Recording, Int32Array>();
     for (let k = 0; k < o.placements.length; k++) {
-      const rec = k === 0 ? o.first : o.recordings[floor(o.rng.next() * o.recordings.length)];
+      let rec = k === 0 ? o.first : o.recordings[floor(o.rng.next() * o.recordings.length)];
       let cand = candidates.get(rec);
       if (!cand) {
         cand = controlPointCandidates(rec, o.parent);
@@ -87,14 +102,20 @@ export class Grove {
       }
       if (cand.length === 0) throw new Error("the tree has no control point candidates (no mass high in the tree)");
       let graph: MotionGraph | undefined, control = -1;
-      // A control point whose path never comes back near itself gives no graph: try another.
+      // A control point whose path never comes back near itself gives no graph: try another, and
+      // after 4 tries, the first recording's (which the caller has made a graph of).
       for (let attempt = 0; attempt < 8 && !graph; attempt++) {
+        if (attempt === 4 && rec !== o.first) {
+          rec = o.first;
+          cand = candidates.get(rec) ?? controlPointCandidates(rec, o.parent);
+          candidates.set(rec, cand);
+        }
         control = k === 0 && attempt === 0 ? cand[0] : cand[floor(o.rng.next() * cand.length)];
         const key = `${rec.id}:${control}`;
         graph = cache.get(key);
         if (graph) break;
         try {
-          graph = usableGraph(rec, control, o.elongation);
+          graph = build(rec, control);
           cache.set(key, graph);
         } catch (e) {
           if (attempt === 7) throw e;

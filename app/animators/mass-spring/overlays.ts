@@ -99,12 +99,22 @@ export function edgeBlend(graph: MotionGraph, e: number, tau: number, out: PoseB
   return out;
 }
 
-/** Fig. 5: the control point's motion graph, and a marker on the control point. */
+/**
+ * Fig. 5: the control point's motion graph, and a marker on the control point; drawn where it is
+ * (a few centimetres across at the top of the tree) and again magnified beside the crown, so its
+ * loops and transitions can be seen from where the whole tree is.
+ */
 export class GraphOverlay {
   readonly mesh: LinesMesh;
   readonly marker: Mesh;
+  /** The magnified copy and its marker, and how much larger they are. */
+  readonly inset: LinesMesh;
+  readonly insetMarker: Mesh;
+  readonly magnification: number;
+  private readonly rest = new Float64Array(3);
 
-  constructor(scene: Scene, parent: TransformNode, graph: MotionGraph, markerRadius: number) {
+  /** `insetAt`: where the control point's rest position goes in the magnified copy; `insetSize`: its width there. */
+  constructor(scene: Scene, parent: TransformNode, graph: MotionGraph, markerRadius: number, insetAt: readonly number[], insetSize: number) {
     const rec = graph.recording, m = graph.control;
     const pos: number[] = [], col: number[] = [], idx: number[] = [];
     const p = new Float64Array(3), b: PoseBlend = { a0: 0, fa: 0, c0: 0, fc: 0, w: 0 };
@@ -138,19 +148,43 @@ export class GraphOverlay {
     this.marker.parent = parent;
     this.marker.isPickable = false;
     this.marker.renderingGroupId = OVERLAY_GROUP;
+    // The magnified copy: x -> k x + t, with the control point's rest position going to insetAt.
+    let extent = 1e-6;
+    for (let i = 0; i < pos.length; i += 3) {
+      extent = Math.max(extent, Math.abs(pos[i] - rec.rest[3 * m]), Math.abs(pos[i + 2] - rec.rest[3 * m + 2]), Math.abs(pos[i + 1] - rec.rest[3 * m + 1]));
+    }
+    const k = (this.magnification = Math.min(40, Math.max(1, insetSize / (2 * extent))));
+    for (let c = 0; c < 3; c++) this.rest[c] = rec.rest[3 * m + c];
+    this.inset = this.mesh.clone("mass-spring motion graph (magnified)", parent) as LinesMesh;
+    this.inset.scaling.setAll(k);
+    this.inset.position.set(insetAt[0] - k * this.rest[0], insetAt[1] - k * this.rest[1], insetAt[2] - k * this.rest[2]);
+    this.inset.renderingGroupId = OVERLAY_GROUP;
+    this.inset.isPickable = false;
+    this.inset.alwaysSelectAsActiveMesh = true;
+    this.insetMarker = this.marker.clone("mass-spring control point (magnified)", parent) as Mesh;
+    this.insetMarker.scaling.setAll(Math.min(2, k));
+    this.insetAt = insetAt;
   }
+
+  private readonly insetAt: readonly number[];
 
   setVisible(on: boolean): void {
     this.mesh.isVisible = on;
     this.marker.isVisible = on;
+    this.inset.isVisible = on;
+    this.insetMarker.isVisible = on;
   }
 
-  /** Puts the marker on the control point's position (tree space). */
+  /** Puts the markers on the control point's position (tree space) and its magnified image. */
   setMarker(x: number, y: number, z: number): void {
     this.marker.position.set(x, y, z);
+    const k = this.magnification, r = this.rest, a = this.insetAt;
+    this.insetMarker.position.set(a[0] + k * (x - r[0]), a[1] + k * (y - r[1]), a[2] + k * (z - r[2]));
   }
 
   dispose(): void {
+    this.inset.dispose(false, false);
+    this.insetMarker.dispose(false, false);
     this.mesh.dispose(false, true);
     this.marker.material?.dispose();
     this.marker.dispose(false, true);

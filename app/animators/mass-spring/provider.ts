@@ -34,8 +34,8 @@ import { massSpringParams, type MassSpringMode, type MassSpringParams } from "./
 import { Recorder, turningAngle, type Recording } from "./capture";
 import { controlPointCandidates, MotionGraph } from "./motion-graph";
 import { evaluateMass, evaluatePose, GraphWalk } from "./walk";
-import { recordingsOf, type TreeRecordings } from "./recordings";
-import { buildGroveGeometry, grovePlacements, GROVE_VERTEX_BUDGET } from "./grove-geometry";
+import { keepRecording, recordingsOf, RECORDINGS_BUDGET_MB, type TreeRecordings } from "./recordings";
+import { buildGroveGeometry, grovePlacements, GROVE_VERTEX_BUDGET, MAX_GROVE_MASSES } from "./grove-geometry";
 import { Grove, usableGraph } from "./grove";
 import { GroveView } from "./grove-view";
 import { GraphOverlay, SpringsOverlay } from "./overlays";
@@ -43,6 +43,8 @@ import { WindArrow } from "./wind-arrow";
 
 /** Samples a second of a recording (§4.3: "at equal time intervals"). */
 export const SAMPLE_RATE = 30;
+/** Drawn frames a new tree count must rest before the grove is rebuilt for it. */
+const GROVE_REBUILD_FRAMES = 6;
 
 const { cos, sin, PI, hypot, max, ceil, sqrt, round } = Math;
 
@@ -121,6 +123,14 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
   private recordTurning = false;
   private playback: Playback | null = null;
   private grove: { grove: Grove; view: GroveView; width: number } | null = null;
+  /** Motion graphs built, by recording, control point and transition length. */
+  private readonly graphs = new Map<string, MotionGraph>();
+  /** The grove width the camera was framed for (0: the tree alone). */
+  private framedWidth = 0;
+  /** Drawn frames until a pending grove rebuild (a tree count being dragged); -1: none pending. */
+  private groveRebuildIn = -1;
+  /** What the recording under way will be labelled with (the wind when it started). */
+  private recordLabel = "";
   private groveDirty = false;
   private springs: SpringsOverlay | null = null;
   private graphOverlay: GraphOverlay | null = null;
@@ -186,11 +196,16 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
 
   // ---------------------------------------------------------------- modes
 
-  /** Sets up what the mode needs: a recording first (made now, live) when there is none. */
+  /**
+   * Sets up what the mode needs: a recording first (made now, live) when there is none. Never
+   * throws: a recording that gives no usable graph leaves the live simulation on show, and the
+   * notes say why and what to do.
+   */
   private enterMode(): void {
     const mode = this.params.mode as MassSpringMode;
-    if (mode !== "grove") this.disposeGrove();
+    if (mode !== "grove") this.disposeGrove(true);
     if (mode === "live") {
+      if (this.playback) this.velocityStale();
       this.disposePlayback();
       this.refreshOverlays();
       return;
@@ -200,9 +215,27 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
       this.startRecording();
       return;
     }
-    this.buildPlayback();
-    if (mode === "grove") this.buildGrove();
+    try {
+      this.buildPlayback();
+      if (mode === "grove") this.buildGrove();
+      this.problem = "";
+    } catch (e) {
+      this.disposeGrove(true);
+      this.disposePlayback();
+      this.problem = `${e instanceof Error ? e.message : String(e)}. Showing the live simulation.`;
+    }
     this.refreshOverlays();
+  }
+
+  /** The motion graph of a recording's control point, built once per transition length. */
+  private graphFor(rec: Recording, control: number): MotionGraph {
+    const key = `${rec.id}:${control}:${this.params.transition}`;
+    let g = this.graphs.get(key);
+    if (!g) {
+      g = usableGraph(rec, control, this.params.transition);
+      this.graphs.set(key, g);
+    }
+    return g;
   }
 
   private selectedRecording(): Recording {
@@ -216,10 +249,9 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
     const rec = this.selectedRecording();
     const cand = controlPointCandidates(rec, this.system.parent);
     if (cand.length === 0) throw new Error("the tree has no mass high enough to be a control point");
-    const graph = usableGraph(rec, cand[0], this.params.transition);
+    const graph = this.graphFor(rec, cand[0]);
     const walk = new GraphWalk(graph, this.ctx.rng.fork(0x5c3));
     this.playback = { recording: rec, graph, walk };
-    this.velocityStale();
   }
 
   private disposePlayback(): void {
@@ -230,7 +262,7 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
 
   /** Fig. 7: `trees` trees on a jittered grid, the first the full tree at the centre. */
   private buildGrove(): void {
-    this.disposeGrove();
+    this.disposeGrove(false);
     if (!this.playback) return;
     const sys = this.system, n = round(this.params.trees);
     let crown = 0;
@@ -238,10 +270,11 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
     const spacing = max(2.1 * crown, 0.45 * this.height);
     const rng = this.ctx.rng.fork(0x6007);
     const placements = grovePlacements(n, spacing, () => rng.next());
-    const geometry = buildGroveGeometry(sys, this.ctx.tree.geometry.leaves, GROVE_VERTEX_BUDGET / max(1, n - 1));
+    const maxMasses = Math.min(MAX_GROVE_MASSES, this.ctx.scene.getEngine().getCaps().maxTextureSize || MAX_GROVE_MASSES);
+    const geometry = buildGroveGeometry(sys, this.ctx.tree.geometry.leaves, GROVE_VERTEX_BUDGET / max(1, n - 1), maxMasses);
     const grove = new Grove({
       recordings: this.store.list, first: this.playback.recording, parent: sys.parent, placements, masses: geometry.masses,
-      elongation: this.params.transition, rng: rng.fork(1),
+      elongation: this.params.transition, rng: rng.fork(1), graph: (rec, control) => this.graphFor(rec, control),
     });
     const tree = this.ctx.tree;
     const view = new GroveView(this.ctx.scene, this.ctx.root, geometry, placements, tree.barkMaterial, tree.leafMaterial);
@@ -251,14 +284,24 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
     this.playback = { recording: grove.trees[0].recording, graph: grove.trees[0].graph, walk: grove.trees[0].walk };
     grove.advance(0, null, view.pose);
     this.groveDirty = true;
-    this.ctx.host?.frame(this.height, width);
+    // The camera steps back when the grove appears or changes size, and not otherwise: the
+    // person's own view is kept across rebuilds.
+    if (width !== this.framedWidth) {
+      this.ctx.host?.frame(this.height, width);
+      this.framedWidth = width;
+    }
   }
 
-  private disposeGrove(): void {
+  /** `reframe`: the grove is going for good, so the camera comes back to the tree. */
+  private disposeGrove(reframe: boolean): void {
+    this.groveRebuildIn = -1;
     if (!this.grove) return;
     this.grove.view.dispose();
     this.grove = null;
-    this.ctx.host?.frame(this.height, 0);
+    if (reframe && this.framedWidth !== 0) {
+      this.ctx.host?.frame(this.height, 0);
+      this.framedWidth = 0;
+    }
   }
 
   /**
@@ -299,20 +342,25 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
     this.recordTime = 0;
     this.recordTurning = this.params.turningWind;
     this.problem = "";
+    const w = this.ctx.wind.settings();
+    this.recordLabel = `${this.recordSeconds} s, ${w.speed.toFixed(0)} m/s${this.recordTurning ? ", turning" : ` toward ${w.direction.toFixed(0)}°`}`;
     // Playback leaves positions without velocities: the simulation starts from the pose at rest speed.
+    if (this.playback) this.velocityStale();
     this.disposePlayback();
-    this.disposeGrove();
+    this.disposeGrove(false);
   }
 
   private finishRecording(): void {
     const r = this.recorder!;
-    const w = this.ctx.wind.settings();
     const id = this.store.next++;
-    const label = `#${id}: ${this.recordSeconds} s, ${w.speed.toFixed(0)} m/s${this.recordTurning ? ", turning" : ` toward ${w.direction.toFixed(0)}°`}`;
-    this.store.list.push(r.finish(id, label));
-    this.store.selected = id;
+    const rec = r.finish(id, `#${id}: ${this.recordLabel}`);
     this.recorder = null;
+    const dropped = keepRecording(this.store, rec);
+    this.store.selected = id;
     this.enterMode();
+    if (dropped.length > 0 && !this.problem) {
+      this.problem = `recording ${dropped.join(", ")} dropped to keep the recordings under ${RECORDINGS_BUDGET_MB} MB`;
+    }
   }
 
   private actionList(): AnimatorAction[] {
@@ -322,7 +370,7 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
       ? { id: "cancel-recording", label: "Cancel recording", help: "Stops the recording under way and keeps nothing of it", enabled: true }
       : { id: "record", label: `Record ${this.params.recordSeconds} s`, help: "§4.3: samples every joint's position, velocity and force 30 times a second, in the wind set above", enabled: true });
     for (const r of this.store.list) {
-      out.push({ id: `recording-${r.id}`, label: `Play recording ${r.label}`, help: "Walk this recording's motion graph (and start the grove from it)", enabled: !recording, active: r.id === this.store.selected });
+      out.push({ id: `recording-${r.id}`, label: `Use recording ${r.label}`, help: "The recording the graph and the grove's centre tree walk (Show: graph or grove)", enabled: !recording, active: r.id === this.store.selected });
     }
     if (this.store.list.length > 0) out.push({ id: "clear-recordings", label: "Delete all recordings", help: "Forget this tree's recordings", enabled: !recording });
     return out;
@@ -339,12 +387,12 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
       else if (this.params.mode !== "live") this.problem = "the motion graph needs a recording: press Record";
     } else if (id === "clear-recordings") {
       this.store.list.length = 0;
+      this.graphs.clear();
       this.disposePlayback();
-      this.disposeGrove();
+      this.disposeGrove(true);
       if (this.params.mode !== "live") this.problem = "the motion graph needs a recording: press Record";
     } else {
       this.store.selected = Number(id.slice("recording-".length));
-      this.disposeGrove();
       this.enterMode();
     }
     this.refreshOverlays();
@@ -428,6 +476,13 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
   // ---------------------------------------------------------------- drawing
 
   private beforeRender(): void {
+    if (this.groveRebuildIn >= 0 && this.groveRebuildIn-- === 0) {
+      try {
+        this.buildGrove();
+      } catch (e) {
+        this.problem = e instanceof Error ? e.message : String(e);
+      }
+    }
     this.writeMeshes();
     const x = this.system.position;
     if (this.springs?.mesh.isVisible) this.springs.update(x);
@@ -480,7 +535,12 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
     const wantGraph = this.params.graph && this.playback !== null;
     if (wantGraph && (!this.graphOverlay || this.graphOverlayFor !== this.playback!.graph)) {
       this.graphOverlay?.dispose();
-      this.graphOverlay = new GraphOverlay(this.ctx.scene, this.ctx.root, this.playback!.graph, 0.015 * this.height);
+      // The magnified copy beside the crown, level with the control point, a third of the tree across.
+      const sys = this.system, c = 3 * this.playback!.graph.control;
+      let crown = 0;
+      for (let i = 0; i < sys.count; i++) crown = max(crown, hypot(sys.rest[3 * i], sys.rest[3 * i + 2]));
+      const at = [crown + 0.25 * this.height, sys.rest[c + 1], 0];
+      this.graphOverlay = new GraphOverlay(this.ctx.scene, this.ctx.root, this.playback!.graph, 0.015 * this.height, at, this.height / 3);
       this.graphOverlayFor = this.playback!.graph;
     }
     this.graphOverlay?.setVisible(wantGraph);
@@ -496,11 +556,15 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
     this.system.configure(systemSettings(this.params));
     const p = this.params;
     if (p.mode !== before.mode) {
-      if (before.mode === "live" && !this.recorder) this.velocityStale();
       this.problem = "";
       this.enterMode();
-    } else if (p.transition !== before.transition && this.playback) this.enterMode();
-    else if (p.trees !== before.trees && p.mode === "grove" && this.playback) this.buildGrove();
+    } else if (p.transition !== before.transition && this.playback) {
+      this.graphs.clear();
+      this.enterMode();
+    } else if (p.trees !== before.trees && this.grove) {
+      // Dragging the tree count: rebuild once it has rested for a few drawn frames.
+      this.groveRebuildIn = GROVE_REBUILD_FRAMES;
+    }
     this.refreshOverlays();
   }
 
@@ -516,7 +580,7 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
       this.notesFor = key;
       const notes: string[] = [];
       if (mode === "live" || mode === "recording") notes.push(`implicit Euler: ${cg.iterations} CG iterations${cg.converged ? "" : " (not converged)"}`);
-      if (mode === "recording") notes.push(`recording ${this.recordSeconds} s at ${SAMPLE_RATE} samples/s${this.recordTurning ? ", the wind turning once round and swinging ±143° every 2.5 s" : ""}${this.params.mode !== "live" ? `; the ${this.params.mode} starts when it ends` : ""}`);
+      if (mode === "recording") notes.push(`recording ${this.recordSeconds} s at ${round(1 / this.recorder!.interval)} samples/s${this.recordTurning ? ", the wind turning once round and swinging ±143° every 2.5 s" : ""}${this.params.mode !== "live" ? `; the ${this.params.mode} starts when it ends` : ""}`);
       if (this.playback && mode !== "live" && mode !== "recording") {
         const g = this.playback.graph, gs = g.stats;
         notes.push(`motion graph of ${this.playback.recording.label.split(":")[0]}, control point mass ${g.control}: ${gs.nodes} of ${gs.samples} samples, ${gs.transitions} transitions, ${gs.prunedDeadEnd + gs.prunedUnreachable} pruned`);
@@ -538,7 +602,7 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
       l.mesh.dispose(false, false);
     }
     this.live = [];
-    this.disposeGrove();
+    this.disposeGrove(false);
     this.disposePlayback();
     this.springs?.dispose();
     this.arrow.dispose();

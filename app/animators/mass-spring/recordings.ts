@@ -36,3 +36,32 @@ export function recordingsOf(sys: { count: number; rest: ArrayLike<number> }): T
   }
   return r;
 }
+
+/** The recordings of all trees together stay under this (a Habel-scale tree's 10 s is about 55 MB). */
+export const RECORDINGS_BUDGET_MB = 400;
+
+function bytesOf(r: Recording): number {
+  return r.positions.byteLength + r.velocities.byteLength + r.forces.byteLength + r.rest.byteLength;
+}
+
+/**
+ * Adds a recording to a tree's list, first dropping the oldest recordings (of every tree, this
+ * one's last) until all fit in RECORDINGS_BUDGET_MB with it. Returns the labels' "#n" of the
+ * dropped ones of this tree.
+ */
+export function keepRecording(tree: TreeRecordings, rec: Recording): string[] {
+  const budget = RECORDINGS_BUDGET_MB * 1024 * 1024;
+  let total = bytesOf(rec);
+  for (const t of store.values()) for (const r of t.list) total += bytesOf(r);
+  const dropped: string[] = [];
+  const lists = [...[...store.values()].filter((t) => t !== tree), tree];
+  for (const t of lists) {
+    while (total > budget && t.list.length > 0) {
+      const r = t.list.shift()!;
+      total -= bytesOf(r);
+      if (t === tree) dropped.push(r.label.split(":")[0]);
+    }
+  }
+  tree.list.push(rec);
+  return dropped;
+}

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { NullEngine } from "@babylonjs/core/Engines/nullEngine";
 import { Scene } from "@babylonjs/core/scene";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
+import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { DirectionalLight } from "@babylonjs/core/Lights/directionalLight";
 import { ShadowGenerator } from "@babylonjs/core/Lights/Shadows/shadowGenerator";
 import "@babylonjs/core/Lights/Shadows/shadowGeneratorSceneComponent";
@@ -16,6 +17,7 @@ import { TreeView } from "../../../app/sandbox/tree-view";
 import { buildTreeGeometry } from "../../../app/tree/geometry";
 import { grammarToSkeleton } from "../../../app/lsystem/lsystem";
 import { tipNode } from "../../../app/tree/skeleton";
+import { applyTaper } from "../../../app/tree/taper";
 import { WindField } from "../../../app/wind/wind-field";
 import { Rng } from "../../../app/math/rng";
 import { defaultsOf, type NumberParam } from "../../../app/math/params";
@@ -240,7 +242,7 @@ describe("mass-spring adapter", () => {
     animator.setParams({ mode: "grove" });
     step(6 * 60 + 1);
     expect(animator.showing).toBe("grove");
-    const bark = scene.getMeshByName("mass-spring grove bark")!;
+    const bark = scene.getMeshByName("mass-spring grove bark") as Mesh;
     expect(bark.thinInstanceCount).toBe(8);
     expect(animator.groveView!.pose.length).toBe(4 * 9 * animator.groveView!.geometry.masses.length);
     const leans = animator.controlLeans();
@@ -248,11 +250,60 @@ describe("mass-spring adapter", () => {
     step(20);
     expect(animator.controlLeans()).not.toEqual(leans);
     expect(animator.groveView!.pose.every(Number.isFinite)).toBe(true);
+    // A tree count being dragged: the grove is rebuilt once the count has rested a few frames.
+    animator.setParams({ trees: 5 });
     animator.setParams({ trees: 4 });
-    expect(scene.getMeshByName("mass-spring grove bark")!.thinInstanceCount).toBe(3);
+    expect((scene.getMeshByName("mass-spring grove bark") as Mesh).thinInstanceCount).toBe(8);
+    for (let i = 0; i < 8; i++) scene.onBeforeRenderObservable.notifyObservers(scene);
+    expect((scene.getMeshByName("mass-spring grove bark") as Mesh).thinInstanceCount).toBe(3);
     animator.setParams({ mode: "live" });
     expect(animator.groveView).toBeNull();
     expect(scene.getMeshByName("mass-spring grove bark")).toBeNull();
+    animator.dispose();
+  });
+
+  it("taper through the tree: a thinner-tipped tree (the shared taper rebuilds it) bends more in the same wind, and keeps its recordings", () => {
+    const bend = (taper: number) => {
+      view.dispose();
+      const skeleton = applyTaper(grammarToSkeleton(readFileSync("assets/trees/demo.lsys", "utf8"), { seed: 1, depth: 4 }), taper);
+      view = new TreeView(skeleton, buildTreeGeometry(skeleton), scene, new TransformNode("root", scene), shadows);
+      clock = new FixedClock(1 / 60);
+      create();
+      const rest = Float32Array.from(animator.probe());
+      step(120);
+      let d = 0;
+      const now = animator.probe();
+      for (let i = 0; i < now.length; i += 3) d += Math.hypot(now[i] - rest[i], now[i + 2] - rest[i + 2]) / (now.length / 3);
+      return d;
+    };
+    const thick = bend(0.2);
+    if (animator.actions.list().some((a) => a.id === "clear-recordings")) animator.actions.run("clear-recordings");
+    animator.setParams({ recordSeconds: 2 });
+    animator.actions.run("record");
+    step(121);
+    expect(animator.recordings).toHaveLength(1);
+    animator.dispose();
+    const thin = bend(0.9);
+    expect(thin).toBeGreaterThan(1.3 * thick);
+    expect(animator.recordings).toHaveLength(1);
+    animator.actions.run("clear-recordings");
+    animator.dispose();
+  });
+
+  it("a recording that gives no motion graph (no wind: the tree stands still) leaves the live simulation on show and says why", () => {
+    wind.set({ speed: 0, turbulence: 0, gust: 0 });
+    fresh({ recordSeconds: 2, turningWind: false });
+    animator.setParams({ mode: "graph" });
+    step(121);
+    expect(animator.recordings).toHaveLength(1);
+    expect(animator.showing).toBe("live");
+    expect(animator.stats().notes!.join(" ")).toMatch(/moves at most 0\.00 mm, too little for a motion graph; record in some wind\. Showing the live simulation/);
+    animator.setParams({ mode: "grove" });
+    expect(animator.showing).toBe("live");
+    expect(animator.groveView).toBeNull();
+    step(10);
+    expect(animator.stats().nonFinite).toBe(false);
+    animator.actions.run("clear-recordings");
     animator.dispose();
   });
 });
