@@ -6,6 +6,8 @@ import { Engine } from "@babylonjs/core/Engines/engine";
 import { createRegistry } from "./animators/registry";
 import { Sandbox } from "./sandbox/sandbox";
 import { Panel } from "./ui/panel";
+import { VideoRecorder } from "./record/recorder";
+import { decodeWebm } from "./record/decode";
 import { installGrammarFiles, type GrammarFiles } from "./ui/grammar-files";
 import type { GroveView } from "./animators/mass-spring/grove-view";
 import { compareGpuWithTwin } from "./animators/gpu-twin-check";
@@ -37,6 +39,44 @@ function debugHooks(sandbox: Sandbox, panel: Panel, files: GrammarFiles) {
     scene: () => sandbox.scene,
     projectToScreen: (xyz: number[]) => sandbox.projectToScreen(xyz),
     panelVisible: () => panel.visible,
+    /**
+     * Decodes a WebM video with the browser's own decoder (base64; default the last video made):
+     * codec, size, frames in the file and decoded, and a 16 x 9 grey thumbnail of every frame.
+     */
+    async decodeVideo(base64?: string) {
+      let bytes: Uint8Array;
+      if (base64 !== undefined) bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      else {
+        const last = sandbox.videoRecorder?.last;
+        if (!last) throw new Error("no video has been made yet");
+        bytes = new Uint8Array(await last.blob.arrayBuffer());
+      }
+      return decodeWebm(bytes);
+    },
+    /** Plays a video (default the last made) in a <video> element: its size and duration as the browser reads them. */
+    async playVideo() {
+      const last = sandbox.videoRecorder?.last;
+      if (!last) throw new Error("no video has been made yet");
+      const v = document.createElement("video");
+      v.muted = true;
+      v.src = URL.createObjectURL(last.blob);
+      await new Promise((ok, fail) => {
+        v.onloadeddata = ok;
+        v.onerror = () => fail(new Error(`the browser cannot play it: ${v.error?.message ?? "unknown error"}`));
+      });
+      const r = { width: v.videoWidth, height: v.videoHeight, duration: v.duration };
+      URL.revokeObjectURL(v.src);
+      return r;
+    },
+    /** The last video made (record() or the panel), as base64, with what record() said of it. */
+    async lastVideo() {
+      const last = sandbox.videoRecorder?.last;
+      if (!last) return null;
+      const bytes = new Uint8Array(await last.blob.arrayBuffer());
+      let bin = "";
+      for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+      return { base64: btoa(bin), ...last.result };
+    },
     setPanelVisible: (v: boolean) => panel.toggle(v),
     renderMode: (mode?: RenderMode) => {
       if (mode) sandbox.setRenderMode(mode);
@@ -58,6 +98,35 @@ function debugHooks(sandbox: Sandbox, panel: Panel, files: GrammarFiles) {
   };
 }
 
+/** The video recorder, wired to the canvas, the panel (hidden while recording) and the progress line. */
+function videoRecorder(sandbox: Sandbox, canvas: HTMLCanvasElement, panel: Panel): VideoRecorder {
+  const overlay = document.getElementById("record-overlay")!;
+  const text = overlay.querySelector(".text")!, bar = overlay.querySelector(".bar") as HTMLElement;
+  return new VideoRecorder({
+    canvas,
+    get dt() {
+      return sandbox.clock.dt;
+    },
+    get isPaused() {
+      return sandbox.isPaused;
+    },
+    pause: () => sandbox.pause(),
+    resume: () => sandbox.resume(),
+    step: (n) => sandbox.step(n),
+    afterEachFrame: (f) => {
+      const o = sandbox.scene.onAfterRenderObservable.add(() => f());
+      return () => sandbox.scene.onAfterRenderObservable.remove(o);
+    },
+    caption: () => sandbox.caption(),
+    hideUi: (hidden) => panel.setDrawn(!hidden),
+    progress: (fraction, message) => {
+      overlay.style.display = fraction === null ? "none" : "block";
+      text.textContent = message;
+      bar.style.width = `${Math.round(100 * (fraction ?? 0))}%`;
+    },
+  });
+}
+
 function fatal(e: unknown): void {
   const el = document.getElementById("fatal")!;
   el.style.display = "block";
@@ -73,6 +142,7 @@ function main(): void {
     const input = document.getElementById("grammar-file") as HTMLInputElement;
     const files = installGrammarFiles(sandbox, input, document.getElementById("drop-overlay"));
     const panel = new Panel(sandbox, { openGrammarFile: () => files.open() });
+    sandbox.setRecorder(videoRecorder(sandbox, canvas, panel));
     window.sandboxDebug = debugHooks(sandbox, panel, files);
     // Ready means the first frame with the panel is on screen.
     return new Promise<void>((r) => sandbox.scene.onAfterRenderObservable.addOnce(() => r()));

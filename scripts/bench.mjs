@@ -2,13 +2,14 @@
 // progress, build and jest output go to stderr.
 //  1. the jest "bench" project (spec/bench/*.bench.ts; those tests print their own JSON lines);
 //  2. the browser bench (spec/bench/frame-ratio.mjs): the production build in Chromium, panel
-//     hidden, the Habel-scale tree, frame time of a method over "rest", interleaved in one run.
+//     hidden, the Habel-scale tree, frame time of a method over "rest", interleaved in one run;
+//     then record.exact.fps (spec/bench/record-fps.mjs), frame-exact video encoding speed.
 //
 // Options (after `npm run bench --`):
 //   --methods a,b|all   methods for the frame ratio (default procedural-wind)
 //   --tree NAME         tree preset (default habel)
 //   --steps N --rounds N  steps per measurement (60) and interleaved rounds (3)
-//   --no-jest | --no-browser   skip one part
+//   --no-jest | --no-browser   skip one part;  --no-record   skip record.exact.fps
 //   --root DIR          serve DIR instead of (building) dist/
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
@@ -18,12 +19,13 @@ import { build, isStale, stopBuild } from "./build.mjs";
 import { startServer, repoRoot, distDir } from "./serve.mjs";
 import { launchChromium } from "./browser.mjs";
 import { runFrameRatioBench } from "../spec/bench/frame-ratio.mjs";
+import { runRecordBench } from "../spec/bench/record-fps.mjs";
 
 const require = createRequire(import.meta.url);
 const note = (s) => process.stderr.write(s + "\n");
 
 function parseArgs(argv) {
-  const o = { methods: ["procedural-wind"], tree: "habel", steps: 60, rounds: 3, jest: true, browser: true, root: null };
+  const o = { methods: ["procedural-wind"], tree: "habel", steps: 60, rounds: 3, jest: true, browser: true, record: true, root: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -38,6 +40,7 @@ function parseArgs(argv) {
     else if (a === "--rounds") o.rounds = Number(value());
     else if (a === "--no-jest") o.jest = false;
     else if (a === "--no-browser") o.browser = false;
+    else if (a === "--no-record") o.record = false;
     else if (a === "--root") o.root = resolve(value());
     else throw new Error(`unknown option ${a}`);
   }
@@ -97,6 +100,7 @@ async function main() {
     browser = await launchChromium({ width: 1280, height: 720 });
     note(`browser bench on ${server.url}`);
     await runFrameRatioBench(browser.page, server.url, { methods: o.methods, tree: o.tree, steps: o.steps, rounds: o.rounds, progress: note });
+    if (o.record) await runRecordBench(browser.page, server.url, { progress: note });
     await cleanup();
   }
   return code;

@@ -16,6 +16,8 @@ import { DEFAULT_METHOD } from "../animators/registry";
 import { Rng } from "../math/rng";
 import { defaultsOf, validatePatch, type Params } from "../math/params";
 import { applyTaper, TAPER_RANGE } from "../tree/taper";
+import { formatTimeline, parseTimeline, presetOf, timelineAt, validateTimeline, windPreset, type WindPreset, type WindTimeline } from "../wind/conditions";
+import type { RecordOptions, RecordResult, VideoRecorder } from "../record/recorder";
 import { BINDING_ATTRIBUTES, buildTreeGeometry } from "../tree/geometry";
 import { treeHeight, type TreeSkeleton, type TreeSummary } from "../tree/skeleton";
 import { grammarToSkeleton, parseGrammar } from "../lsystem/lsystem";
@@ -104,6 +106,12 @@ export class Sandbox {
   private readonly listeners: SandboxListener[] = [];
   private hashTimer: ReturnType<typeof setTimeout> | null = null;
   private restoringHash = false;
+  /** The wind timeline playing (issue 8, item 3), or null: the wind is what was set. */
+  private timeline: WindTimeline | null = null;
+  private readonly timelineNow = { speed: 0, direction: 0, gust: 0 };
+  /** Fixed steps since the panel was last told the timeline moved the wind. */
+  private timelineSteps = 0;
+  private recorder: VideoRecorder | null = null;
 
   constructor(readonly engine: Engine, canvas: HTMLCanvasElement, readonly registry: AnimatorRegistry) {
     this.scene = new Scene(engine);
@@ -142,6 +150,15 @@ export class Sandbox {
       }
     }
     if (s.mode && (RENDER_MODES as readonly string[]).includes(s.mode)) this.mode = s.mode as RenderMode;
+    if (s.timeline !== undefined) {
+      try {
+        const tl = parseTimeline(s.timeline);
+        validateTimeline(tl);
+        this.timeline = tl;
+      } catch (e) {
+        warn(e);
+      }
+    }
     this.applyDisplay({ ...DEFAULT_DISPLAY, ...s.display });
     const preset = s.tree && TREE_PRESETS.some((p) => p.name === s.tree) ? s.tree : DEFAULT_TREE;
     if (s.tree && preset !== s.tree) warn(new Error(`no tree named "${s.tree}"; showing "${DEFAULT_TREE}"`));
@@ -179,6 +196,7 @@ export class Sandbox {
   /** One fixed step of the active method. */
   private advance(): void {
     this.clock.tick();
+    if (this.timeline) this.playTimeline();
     if (!this.animator) return;
     const t0 = performance.now();
     try {
@@ -189,6 +207,84 @@ export class Sandbox {
       this.failAnimator(e);
     }
     this.animatorMsAvg = ema(this.animatorMsAvg, performance.now() - t0);
+  }
+
+  /** Sets what makes videos (main.ts gives it the canvas, the panel and the progress line). */
+  setRecorder(r: VideoRecorder): void {
+    this.recorder = r;
+  }
+
+  get videoRecorder(): VideoRecorder | null {
+    return this.recorder;
+  }
+
+  /** A video of the view (app/record/recorder.ts); errors are shown and rejected. */
+  async record(opts: RecordOptions): Promise<RecordResult> {
+    try {
+      if (!this.recorder) throw new Error("video recording is not set up in this page");
+      return await this.recorder.record(opts);
+    } catch (e) {
+      this.reportError(`Recording failed: ${messageOf(e)}`);
+      throw e;
+    }
+  }
+
+  /** What a video's caption says: the method, the wind (preset, timeline or speed and direction), the seed. */
+  caption(): string {
+    const w = this.windField.settings();
+    let wind: string;
+    if (this.timeline) wind = `wind timeline (${this.timeline.keys.length} keys, ${this.timeline.loop ? "loop" : "once"})`;
+    else {
+      const p = presetOf(w.speed);
+      wind = `${p ? p.label.split(" (")[0].toLowerCase() + ", " : ""}wind ${w.speed.toFixed(1)} m/s toward ${w.direction.toFixed(0)}°`;
+    }
+    return `${this.provider.id} · ${wind} · seed ${w.seed} · ${this.source.name === CUSTOM_TREE ? this.source.fileName : this.source.name}`;
+  }
+
+  /** The timeline's wind at the clock's time; the panel hears of it a few times a second. */
+  private playTimeline(): void {
+    const w = this.timelineNow;
+    timelineAt(this.timeline!, this.clock.time, w);
+    this.windField.setMean(w.speed, w.direction, w.gust);
+    if (++this.timelineSteps >= 10) {
+      this.timelineSteps = 0;
+      for (const l of this.listeners) l.changed();
+    }
+  }
+
+  /** The wind timeline playing, or null. */
+  get windTimeline(): WindTimeline | null {
+    return this.timeline;
+  }
+
+  /**
+   * Plays a wind timeline (keyframes of speed, direction and gust; validated, with a message a
+   * person can act on), or stops it (null: the wind stays where the timeline left it). It plays
+   * on the host's clock, which restarts with the method.
+   */
+  setWindTimeline(tl: WindTimeline | null): void {
+    try {
+      if (tl !== null) validateTimeline(tl);
+    } catch (e) {
+      this.reportError(messageOf(e));
+      throw e;
+    }
+    this.timeline = tl === null ? null : { loop: tl.loop, keys: tl.keys.map((k) => ({ ...k })) };
+    if (this.timeline) this.playTimeline();
+    this.changed();
+  }
+
+  /** A Beaufort preset (calm, light-breeze, ..., storm): its mean speed, turbulence and gusts; stops a timeline. */
+  setWindPreset(id: string): void {
+    let p: WindPreset;
+    try {
+      p = windPreset(id);
+    } catch (e) {
+      this.reportError(messageOf(e));
+      throw e;
+    }
+    this.timeline = null;
+    this.setWind({ speed: p.speed, turbulence: p.turbulence, gust: p.gust });
   }
 
   /** A method that throws or goes non-finite is replaced by `rest`, with a message; the app keeps running. */
@@ -280,6 +376,7 @@ export class Sandbox {
     this.disposeAnimator();
     this.provider = p;
     this.clock.reset();
+    if (this.timeline) this.playTimeline(); // the wind at t = 0
     this.animatorMsAvg = 0;
     const view = this.view!;
     this.animator = p.create(
@@ -360,6 +457,12 @@ export class Sandbox {
       step: (frames: number) => this.step(frames),
       probe: () => Array.from(this.animator?.probe() ?? []),
       stats: () => this.stats(),
+      record: (opts: RecordOptions) => this.record(opts),
+      windPreset: (id: string) => this.setWindPreset(id),
+      windTimeline: (tl?: WindTimeline | null) => {
+        if (tl !== undefined) this.setWindTimeline(tl);
+        return this.timeline ? { loop: this.timeline.loop, keys: this.timeline.keys.map((k) => ({ ...k })) } : null;
+      },
       actions: () => this.actionList(),
       action: (id: string) => this.runAction(id),
       branch: (index?: number, patch?: Record<string, number | null>) => {
@@ -481,6 +584,8 @@ export class Sandbox {
 
   setWind(patch: Partial<WindSettings>): void {
     this.windField.set(patch); // validates: throws RangeError naming the range
+    // Setting the speed, direction or gusts by hand takes over from a timeline.
+    if (this.timeline && ("speed" in patch || "direction" in patch || "gust" in patch)) this.timeline = null;
     this.changed();
   }
 
@@ -608,7 +713,10 @@ export class Sandbox {
     this.hashTimer = setTimeout(() => {
       this.hashTimer = null;
       const params: Record<string, Params> = { [this.provider.id]: this.paramValues.get(this.provider.id)! };
-      const hash = formatHash({ tree: this.source.name, depth: this.source.depth, taper: this.taperValue, method: this.provider.id, mode: this.mode, wind: this.windField.settings(), display: this.displayState, params });
+      const hash = formatHash({
+        tree: this.source.name, depth: this.source.depth, taper: this.taperValue, method: this.provider.id, mode: this.mode, wind: this.windField.settings(),
+        timeline: this.timeline ? formatTimeline(this.timeline) : undefined, display: this.displayState, params,
+      });
       window.history.replaceState(null, "", hash);
     }, 100);
   }

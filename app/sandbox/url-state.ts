@@ -3,6 +3,7 @@
  * display (issue 3, item 8). Plain key=value pairs a person can read and edit:
  *   #tree=demo&depth=5&taper=0.6&method=procedural-wind&speed=6&direction=0&turbulence=0.35
  *    &gust=0.3&seed=1&vertical=0&mode=shaded&bark=on&background=on&shadows=on&procedural-wind.damping=0.7
+ *    &timeline=loop|0,6,0,0.3;10,20,90,0.5   (a wind timeline, when one plays: conditions.ts's text)
  * Keys an older address lacks (vertical, bark, background, shadows) keep their defaults.
  */
 import type { Params } from "../math/params";
@@ -29,6 +30,8 @@ export interface UrlState {
   taper?: number;
   method?: string;
   mode?: string;
+  /** The wind timeline's text (parsed by conditions.ts's parseTimeline, which says what is wrong). */
+  timeline?: string;
   wind: Partial<Record<keyof WindSettings, string>>;
   /** Display settings the address names (on/off, true/false, 1/0); others are left out. */
   display: Partial<DisplaySettings>;
@@ -50,6 +53,7 @@ export function parseHash(hash: string): UrlState {
   out.taper = num("taper");
   out.method = q.get("method") ?? undefined;
   out.mode = q.get("mode") ?? undefined;
+  out.timeline = q.get("timeline") ?? undefined;
   for (const k of WIND_KEYS) {
     const v = q.get(k);
     if (v !== null) out.wind[k] = v;
@@ -68,7 +72,7 @@ export function parseHash(hash: string): UrlState {
   return out;
 }
 
-export function formatHash(s: { tree: string; depth: number; taper: number; method: string; mode: string; wind: WindSettings; display?: DisplaySettings; params: Record<string, Params> }): string {
+export function formatHash(s: { tree: string; depth: number; taper: number; method: string; mode: string; wind: WindSettings; timeline?: string; display?: DisplaySettings; params: Record<string, Params> }): string {
   const q = new URLSearchParams();
   q.set("tree", s.tree);
   q.set("depth", String(s.depth));
@@ -76,6 +80,7 @@ export function formatHash(s: { tree: string; depth: number; taper: number; meth
   q.set("method", s.method);
   q.set("mode", s.mode);
   for (const k of WIND_KEYS) if (s.wind[k] !== undefined) q.set(k, String(round(s.wind[k])));
+  if (s.timeline) q.set("timeline", s.timeline);
   if (s.display) for (const [k, key] of Object.entries(DISPLAY_KEYS) as [keyof DisplaySettings, string][]) q.set(key, s.display[k] ? "on" : "off");
   for (const id of Object.keys(s.params)) {
     for (const [k, v] of Object.entries(s.params[id])) q.set(`${id}.${k}`, typeof v === "number" ? String(round(v)) : String(v));

@@ -23,6 +23,8 @@ import { RENDER_MODE_LABELS, RENDER_MODES, type RenderMode } from "../sandbox/tr
 import { TAPER_PARAM } from "../tree/taper";
 import { TREE_PRESETS } from "../lsystem/presets";
 import { WIND_PARAMS, type WindSettings } from "../wind/wind-field";
+import { EXAMPLE_TIMELINES, formatTimeline, presetOf, timelineAt, WIND_PRESETS, type WindKey, type WindTimeline } from "../wind/conditions";
+import { Image } from "@babylonjs/gui/2D/controls/image";
 
 const PANEL_WIDTH = 300;
 const ACCENT = "#e0a040";
@@ -72,6 +74,15 @@ export class Panel {
   private readonly progressText: TextBlock;
   /** Signature of the command list the buttons were built for. */
   private actionsFor = "";
+  /** The wind timeline's editor (plot, key, its sliders), rebuilt when the timeline's shape changes. */
+  private timelineStack!: StackPanel;
+  private timelineFor = "";
+  private timelineKey = 0;
+  private timelinePlot: Image | null = null;
+  private timelinePlotFor = "";
+  /** The video the Record button makes. */
+  private readonly video = { seconds: 5, fps: 30, frameExact: true, caption: true };
+  private timelinePlayhead: Rectangle | null = null;
   /** "method#branch" the branch section was built for. */
   private branchSectionFor = "";
   private readonly named = new Map<string, Control>();
@@ -191,6 +202,14 @@ export class Panel {
     wind("turbulence");
     wind("gust");
     this.button("wind.calm", "Calm (reset wind)", () => this.guard(() => sandbox.setWind({ speed: 0, vertical: 0 })));
+    // Issue 8, item 3: wind conditions on the Beaufort scale, and a wind timeline.
+    this.text("Beaufort presets", 12, MUTED, 20);
+    this.choice("wind.preset", () => WIND_PRESETS.map((p) => ({ value: p.id, label: p.label })), () => (sandbox.windTimeline ? "" : presetOf(sandbox.windField.settings().speed)?.id ?? ""), (id) => this.guard(() => sandbox.setWindPreset(id)));
+    this.text("Wind timeline", 12, MUTED, 20);
+    this.choice("wind.timeline", () => [{ value: "off", label: "No timeline (steady wind)" }, ...Object.keys(EXAMPLE_TIMELINES).map((n) => ({ value: n, label: `Timeline: ${n}` }))], () => this.timelineName(), (v) => this.guard(() => sandbox.setWindTimeline(v === "off" ? null : structuredClone(EXAMPLE_TIMELINES[v]) as WindTimeline)));
+    this.timelineStack = new StackPanel("timeline-editor");
+    this.timelineStack.width = "100%";
+    this.stack.addControl(this.timelineStack);
 
     this.section("Method parameters");
     this.methodStack = new StackPanel("method-params");
@@ -226,6 +245,20 @@ export class Panel {
       const button = this.button(`display.${t.key}`, t.label, () => this.guard(() => sandbox.setDisplay({ [t.key]: !sandbox.display[t.key] })));
       this.toggles.push({ ...t, button });
     }
+    // Issue 8, item 4: a video of the view (the panel is left out of it).
+    this.section("Video");
+    this.slider("video.seconds", numberParam("Video length", 1, 60, 1, 5, "s", ""), () => this.video.seconds, (v) => (this.video.seconds = v));
+    this.slider("video.fps", numberParam("Frames per second", 5, 60, 1, 30, "", ""), () => this.video.fps, (v) => (this.video.fps = v));
+    this.choice("video.mode", () => [{ value: "exact", label: "Frame-exact (every frame, however slow)" }, { value: "live", label: "Real time (what the machine draws)" }], () => (this.video.frameExact ? "exact" : "live"), (v) => {
+      this.video.frameExact = v === "exact";
+      this.sync();
+    });
+    this.choice("video.caption", () => [{ value: "on", label: "Caption: on" }, { value: "off", label: "Caption: off" }], () => (this.video.caption ? "on" : "off"), (v) => {
+      this.video.caption = v === "on";
+      this.sync();
+    });
+    this.button("video.record", "Record video (.webm download)", () => this.guard(() => sandbox.record({ ...this.video, download: true })));
+
     this.text("Drag to orbit, wheel to zoom.  H hides this panel.", 12, MUTED, 40);
 
     sandbox.addListener({ changed: () => this.sync(), error: (m) => this.showError(m) });
@@ -243,6 +276,11 @@ export class Panel {
       if (b >= 0) this.guard(() => sandbox.selectBranch(b));
     });
     this.sync();
+  }
+
+  /** Whether the panel is drawn on the canvas at all (a video leaves it out). */
+  setDrawn(drawn: boolean): void {
+    if (this.ui.layer) this.ui.layer.isEnabled = drawn;
   }
 
   toggle(visible = !this.frame.isVisible): void {
@@ -450,6 +488,7 @@ export class Panel {
     this.syncing = true;
     try {
       if (this.methodParamsFor !== this.sandbox.methodId) this.buildMethodParams();
+      this.buildTimelineEditor();
       const branchKey = `${this.sandbox.methodId}#${this.sandbox.selectedBranch}`;
       if (branchKey !== this.branchSectionFor) this.buildBranchSection(branchKey);
       else this.refreshBranchInfo();
@@ -479,6 +518,104 @@ export class Panel {
     } finally {
       this.syncing = false;
     }
+  }
+
+  /** The example timeline playing, "off", or "" for an edited one. */
+  private timelineName(): string {
+    const tl = this.sandbox.windTimeline;
+    if (!tl) return "off";
+    const text = formatTimeline(tl);
+    return Object.keys(EXAMPLE_TIMELINES).find((n) => formatTimeline(EXAMPLE_TIMELINES[n]) === text) ?? "";
+  }
+
+  /** Writes the timeline with key `k` changed by `patch` (the sandbox validates it). */
+  private editKey(k: number, patch: Partial<WindKey>): void {
+    const tl = this.sandbox.windTimeline;
+    if (!tl) return;
+    const next: WindTimeline = { loop: tl.loop, keys: tl.keys.map((key, i) => (i === k ? { ...key, ...patch } : { ...key })) };
+    this.guard(() => this.sandbox.setWindTimeline(next));
+  }
+
+  /** The timeline's editor: a plot of it with a playhead, the key being edited and its sliders. */
+  private buildTimelineEditor(): void {
+    const tl = this.sandbox.windTimeline;
+    const k = tl ? Math.min(this.timelineKey, tl.keys.length - 1) : 0;
+    this.timelineKey = k;
+    const key = tl ? `${tl.keys.length}|${k}|${tl.loop}|${tl.keys[k - 1]?.t}|${tl.keys[k + 1]?.t}` : "none";
+    const plotKey = tl ? `${formatTimeline(tl)}|${k}` : "";
+    if (tl && this.timelinePlot && plotKey !== this.timelinePlotFor) this.timelinePlot.source = timelinePlot(tl, k);
+    this.timelinePlotFor = plotKey;
+    if (key === this.timelineFor) return;
+    this.timelineFor = key;
+    for (const c of [...this.timelineStack.children]) {
+      this.forget(c);
+      c.dispose();
+    }
+    for (let i = this.sliders.length - 1; i >= 0; i--) if (this.sliders[i].slider.parent === null) this.sliders.splice(i, 1);
+    this.timelinePlot = null;
+    this.timelinePlayhead = null;
+    if (!tl) return;
+    const into = this.timelineStack;
+    const frame = new Rectangle("timeline-plot-frame");
+    frame.height = `${PLOT_HEIGHT}px`;
+    frame.width = "100%";
+    frame.thickness = 0;
+    const plot = new Image("timeline-plot", timelinePlot(tl, k));
+    plot.stretch = Image.STRETCH_FILL;
+    frame.addControl(plot);
+    const head = new Rectangle("timeline-playhead");
+    head.width = "2px";
+    head.thickness = 0;
+    head.background = "#ffffff";
+    head.horizontalAlignment = Control.HORIZONTAL_ALIGNMENT_LEFT;
+    frame.addControl(head);
+    into.addControl(frame);
+    this.named.set("timeline.plot", frame);
+    this.timelinePlot = plot;
+    this.timelinePlayhead = head;
+    this.text(`Orange: speed, blue dots: direction, green: gusts.  Key ${k + 1} of ${tl.keys.length}`, 11, MUTED, 0, into).textWrapping = true;
+    this.choice("timeline.key", () => [{ value: "prev", label: "◀ Previous key" }, { value: "next", label: "Next key ▶" }], () => "", (v) => {
+      this.timelineKey = Math.max(0, Math.min(tl.keys.length - 1, this.timelineKey + (v === "next" ? 1 : -1)));
+      this.sync();
+    }, into);
+    const cur = () => this.sandbox.windTimeline?.keys[this.timelineKey];
+    if (k > 0) {
+      const lo = tl.keys[k - 1].t + 0.1, hi = k + 1 < tl.keys.length ? tl.keys[k + 1].t - 0.1 : Math.max(tl.keys[k].t, lo) + 60;
+      this.slider("timeline.t", numberParam("Key time", Math.round(lo * 10) / 10, Math.round(hi * 10) / 10, 0.1, tl.keys[k].t, "s", ""), () => cur()?.t ?? 0, (v) => this.editKey(k, { t: v }), "release", into);
+    }
+    this.slider("timeline.speed", { ...WIND_PARAMS.speed, label: "Key speed" }, () => cur()?.speed ?? 0, (v) => this.editKey(k, { speed: v }), "release", into);
+    this.slider("timeline.direction", { ...WIND_PARAMS.direction, label: "Key direction" }, () => cur()?.direction ?? 0, (v) => this.editKey(k, { direction: v }), "release", into);
+    this.slider("timeline.gust", { ...WIND_PARAMS.gust, label: "Key gusts" }, () => cur()?.gust ?? 0, (v) => this.editKey(k, { gust: v }), "release", into);
+    this.choice("timeline.edit", () => [
+      { value: "add", label: "Add a key after this one" },
+      ...(k > 0 ? [{ value: "remove", label: "Remove this key" }] : []),
+      { value: "loop", label: tl.loop ? "Plays in a loop (click: once)" : "Plays once (click: loop)" },
+    ], () => "", (v) => {
+      const now = this.sandbox.windTimeline;
+      if (!now) return;
+      const keys = now.keys.map((x) => ({ ...x }));
+      if (v === "add") {
+        const t0 = keys[k].t, t1 = k + 1 < keys.length ? keys[k + 1].t : t0 + 10;
+        keys.splice(k + 1, 0, { ...keys[k], t: Math.round(((t0 + t1) / 2) * 10) / 10 });
+        this.timelineKey = k + 1;
+      } else if (v === "remove") {
+        keys.splice(k, 1);
+        this.timelineKey = k - 1;
+      }
+      this.guard(() => this.sandbox.setWindTimeline({ loop: v === "loop" ? !now.loop : now.loop, keys }));
+    }, into);
+  }
+
+  /** Moves the timeline plot's playhead to the clock's time. */
+  private movePlayhead(): void {
+    const tl = this.sandbox.windTimeline, head = this.timelinePlayhead;
+    if (!tl || !head) return;
+    const end = Math.max(1e-6, tl.keys[tl.keys.length - 1].t);
+    let t = this.sandbox.clock.time;
+    t = tl.loop ? t % end : Math.min(t, end);
+    const width = head.parent?._currentMeasure.width ?? PANEL_WIDTH - 28;
+    const px = `${Math.round((t / end) * (width - 2))}px`;
+    if (head.left !== px) head.left = px;
   }
 
   private buildMethodParams(): void {
@@ -587,6 +724,7 @@ export class Panel {
 
   private updateStats(): void {
     this.refreshActions();
+    this.movePlayhead();
     const st = this.sandbox.stats();
     const s = this.sandbox.tree?.skeleton;
     this.statsText.text =
@@ -633,4 +771,50 @@ export function horizontalWind(x: number, z: number, edited: "x" | "z", directio
   if (speed < 1e-9) return { speed: 0, direction };
   const deg = (Math.atan2(z, x) * 180) / Math.PI;
   return { speed, direction: clean((deg + 360) % 360) };
+}
+
+/** Height of the wind timeline's plot, page pixels. */
+const PLOT_HEIGHT = 70;
+
+/**
+ * The wind timeline as a small picture (a data URL for the panel's Image): speed in orange, gusts
+ * in green (both on 0 to the timeline's top speed), direction as blue dots (0 to 360°), keys as
+ * ticks, the key being edited brighter.
+ */
+function timelinePlot(tl: WindTimeline, selected: number): string {
+  const w = 2 * (PANEL_WIDTH - 20), h = 2 * PLOT_HEIGHT;
+  const c = document.createElement("canvas");
+  c.width = w;
+  c.height = h;
+  const g = c.getContext("2d")!;
+  g.fillStyle = "#2a2f28";
+  g.fillRect(0, 0, w, h);
+  const end = Math.max(1e-6, tl.keys[tl.keys.length - 1].t), top = Math.max(1, ...tl.keys.map((k) => k.speed)) * 1.1;
+  const x = (t: number) => (t / end) * (w - 4) + 2, y = (v: number, max: number) => h - 4 - (v / max) * (h - 8);
+  const now = { speed: 0, direction: 0, gust: 0 };
+  const curve = (color: string, value: () => number, max: number, dots: boolean) => {
+    g.strokeStyle = g.fillStyle = color;
+    g.lineWidth = 3;
+    g.beginPath();
+    for (let i = 0; i <= 120; i++) {
+      const t = (i / 120) * end;
+      timelineAt({ ...tl, loop: false }, t, now);
+      if (dots) g.fillRect(x(t) - 2, y(value(), max) - 2, 4, 4);
+      else if (i === 0) g.moveTo(x(t), y(value(), max));
+      else g.lineTo(x(t), y(value(), max));
+    }
+    if (!dots) g.stroke();
+  };
+  curve("#6fbf60", () => now.gust * top, top, false);
+  curve("#5aa0ff", () => now.direction, 360, true);
+  curve("#e0a040", () => now.speed, top, false);
+  tl.keys.forEach((k, i) => {
+    g.fillStyle = i === selected ? "#ffffff" : "#999999";
+    g.fillRect(x(k.t) - (i === selected ? 3 : 1), 0, i === selected ? 6 : 2, 10);
+  });
+  g.fillStyle = "#dddddd";
+  g.font = "20px sans-serif";
+  g.fillText(`${top.toFixed(0)} m/s`, 6, 22);
+  g.fillText(`${end.toFixed(0)} s${tl.loop ? ", loop" : ", once"}`, w - 130, 22);
+  return c.toDataURL();
 }

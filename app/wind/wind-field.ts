@@ -553,6 +553,18 @@ export class WindField {
     this.cacheT = NaN;
   }
 
+  /**
+   * Speed, direction and gust as a wind timeline plays them (conditions.ts, values already within
+   * WIND_PARAMS): no validation and no allocation, every fixed step.
+   */
+  setMean(speed: number, direction: number, gust: number): void {
+    this.s.speed = speed;
+    this.s.direction = direction;
+    this.s.gust = gust;
+    this.updateDirection();
+    this.cacheT = NaN;
+  }
+
   private updateDirection(): void {
     const th = (this.s.direction * PI) / 180;
     this.dirX = cos(th);

@@ -115,6 +115,10 @@ export const LEVEL_SWAY = [0.012, 0.04, 0.08, 0.14];
  * motion decays with this time constant (s): the new motion plays at once, without a jump.
  */
 const EASE_TAU = 0.3;
+/** The textures are reshaped for a new mean speed once it has moved by this share (of at least 1 m/s)... */
+const RESHAPE_SHARE = 0.05;
+/** ...and this long (s) after the last reshaping: the ease of one has faded (e^-4) before the next. */
+const RESHAPE_EVERY = 4 * EASE_TAU;
 /** Texel work (size^2 units) per update for regenerating textures: all six at 256 x 256. */
 const TEXTURE_WORK_PER_UPDATE = 6 * 256 * 256;
 
@@ -172,6 +176,10 @@ export class SpectralBeamTwin {
   /** Per level: LEVEL_SWAY over the level's median raw compliance (from the tree with leaves). */
   private readonly levelScale = new Float64Array(4).fill(1);
   private textureSpeed = -1;
+  /** Simulation time the textures were last reshaped for a new mean speed. */
+  private reshapedAt = -Infinity;
+  /** A texture of the pending round has been synthesized (at textureSpeed). */
+  private roundStarted = false;
   // Regeneration in the background of the frame.
   private staging: Float32Array | null = null;
   private stagingSize = 0;
@@ -382,6 +390,7 @@ export class SpectralBeamTwin {
   }
 
   private markAllTextures(): void {
+    this.roundStarted = false;
     for (let slot = 0; slot < LEVEL_SLOTS; slot++) this.dirty.add(slot);
     for (let k = 0; k < OVERRIDE_SLOTS; k++) if (this.slotOwner[k] >= 0) this.dirty.add(LEVEL_SLOTS + k);
     this.dirty.add(-1);
@@ -440,10 +449,12 @@ export class SpectralBeamTwin {
     for (const slot of [...this.dirty]) {
       if (spent >= work) break;
       this.synthesize(slot, this.staging, size);
+      this.roundStarted = true;
       this.dirty.delete(slot);
       spent += (slot < 0 ? 2 : 1) * size * size;
     }
     if (this.dirty.size > 0) return false;
+    this.roundStarted = false;
     const sizeChanged = size !== this.motionSize;
     this.motionAtlas = this.staging;
     this.motionSize = size;
@@ -548,9 +559,19 @@ export class SpectralBeamTwin {
   update(t: number, wind: WindSource): void {
     const speed = wind.meanSpeed;
     if (speed !== this.textureSpeed) {
-      // eq. 14 depends on the mean speed: reshape the textures (same G, no jump).
-      this.textureSpeed = speed;
-      this.markAllTextures();
+      // eq. 14 depends on the mean speed: reshape the textures (same G, no jump). A round not yet
+      // started simply takes the new speed. Otherwise a new round starts only when the speed has
+      // moved by RESHAPE_SHARE and RESHAPE_EVERY seconds have passed since the last: a wind that
+      // changes every step (a wind timeline) swapped textures in every frame, and the ease
+      // (which extrapolates the last two frames at each swap) then ran away with the motion
+      // (metres of drift while the wind fell). The mean drag (eqs. 18, 19) follows the speed
+      // every frame regardless; only the spectrum's shape waits.
+      if (this.dirty.size > 0 && !this.roundStarted) this.textureSpeed = speed;
+      else if (this.dirty.size === 0 && t - this.reshapedAt >= RESHAPE_EVERY && Math.abs(speed - this.textureSpeed) > RESHAPE_SHARE * Math.max(1, this.textureSpeed)) {
+        this.textureSpeed = speed;
+        this.reshapedAt = t;
+        this.markAllTextures();
+      }
     }
     this.regenerate(TEXTURE_WORK_PER_UPDATE);
     const g = this.gpu;
