@@ -113,6 +113,7 @@ function videoRecorder(sandbox: Sandbox, canvas: HTMLCanvasElement, panel: Panel
     pause: () => sandbox.pause(),
     resume: () => sandbox.resume(),
     step: (n) => sandbox.step(n),
+    holdRenderLoop: (hold) => sandbox.holdRenderLoop(hold),
     afterEachFrame: (f) => {
       const o = sandbox.scene.onAfterRenderObservable.add(() => f());
       return () => sandbox.scene.onAfterRenderObservable.remove(o);

@@ -100,7 +100,10 @@ async function main() {
     browser = await launchChromium({ width: 1280, height: 720 });
     note(`browser bench on ${server.url}`);
     await runFrameRatioBench(browser.page, server.url, { methods: o.methods, tree: o.tree, steps: o.steps, rounds: o.rounds, progress: note });
-    if (o.record) await runRecordBench(browser.page, server.url, { progress: note });
+    if (o.record) {
+      await runRecordBench(browser.page, server.url, { progress: note });
+      await runRecordBench(browser.page, server.url, { tree: "demo", progress: note });
+    }
     await cleanup();
   }
   return code;

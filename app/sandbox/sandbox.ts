@@ -209,6 +209,18 @@ export class Sandbox {
     this.animatorMsAvg = ema(this.animatorMsAvg, performance.now() - t0);
   }
 
+  /**
+   * Stops (hold) or restarts the render loop. A frame-exact video draws each frame itself; frames
+   * the loop would draw in between cost as much and are not used.
+   */
+  holdRenderLoop(hold: boolean): void {
+    if (hold) this.engine.stopRenderLoop();
+    else {
+      this.lastFrameAt = performance.now();
+      this.engine.runRenderLoop(() => this.frame());
+    }
+  }
+
   /** Sets what makes videos (main.ts gives it the canvas, the panel and the progress line). */
   setRecorder(r: VideoRecorder): void {
     this.recorder = r;
