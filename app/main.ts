@@ -8,6 +8,7 @@ import { Sandbox } from "./sandbox/sandbox";
 import { Panel } from "./ui/panel";
 import { VideoRecorder } from "./record/recorder";
 import { decodeWebm } from "./record/decode";
+import { Plots } from "./ui/plots";
 import { installGrammarFiles, type GrammarFiles } from "./ui/grammar-files";
 import type { GroveView } from "./animators/mass-spring/grove-view";
 import { compareGpuWithTwin } from "./animators/gpu-twin-check";
@@ -39,6 +40,25 @@ function debugHooks(sandbox: Sandbox, panel: Panel, files: GrammarFiles) {
     scene: () => sandbox.scene,
     projectToScreen: (xyz: number[]) => sandbox.projectToScreen(xyz),
     panelVisible: () => panel.visible,
+    plotData: () => sandbox.plotData(),
+    branchAt: (x: number, y: number) => sandbox.branchAt(x, y),
+    /** A level-1 branch whose middle node the mouse can hit, and where (page pixels); null if none. */
+    pickableBranch: () => {
+      const s = sandbox.tree!.skeleton;
+      for (let b = 1; b < s.branchCount; b++) {
+        if (s.branchLevel[b] !== 1) continue;
+        const n = s.branchFirstNode[b] + (s.branchNodeCount[b] >> 1);
+        const [x, y] = sandbox.projectToScreen([s.nodePosition[3 * n], s.nodePosition[3 * n + 1], s.nodePosition[3 * n + 2]]);
+        if (x > 320 && x < window.innerWidth - 460 && sandbox.branchAt(x, y) === b) return { branch: b, x, y };
+      }
+      return null;
+    },
+    longestBranch: () => {
+      const s = sandbox.tree!.skeleton;
+      let b = 0;
+      for (let i = 1; i < s.branchCount; i++) if (s.branchLength[i] > s.branchLength[b]) b = i;
+      return b;
+    },
     /**
      * Decodes a WebM video with the browser's own decoder (base64; default the last video made):
      * codec, size, frames in the file and decoded, and a 16 x 9 grey thumbnail of every frame.
@@ -144,6 +164,8 @@ function main(): void {
     const files = installGrammarFiles(sandbox, input, document.getElementById("drop-overlay"));
     const panel = new Panel(sandbox, { openGrammarFile: () => files.open() });
     sandbox.setRecorder(videoRecorder(sandbox, canvas, panel));
+    const plots = new Plots(sandbox, document.getElementById("plots") as HTMLCanvasElement, () => (panel.visible ? 300 : 0));
+    panel.setPlots(plots);
     window.sandboxDebug = debugHooks(sandbox, panel, files);
     // Ready means the first frame with the panel is on screen.
     return new Promise<void>((r) => sandbox.scene.onAfterRenderObservable.addOnce(() => r()));

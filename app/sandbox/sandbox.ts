@@ -18,8 +18,9 @@ import { defaultsOf, validatePatch, type Params } from "../math/params";
 import { applyTaper, TAPER_RANGE } from "../tree/taper";
 import { formatTimeline, parseTimeline, presetOf, timelineAt, validateTimeline, windPreset, type WindPreset, type WindTimeline } from "../wind/conditions";
 import type { RecordOptions, RecordResult, VideoRecorder } from "../record/recorder";
+import { TipHistory } from "./tip-history";
 import { BINDING_ATTRIBUTES, buildTreeGeometry } from "../tree/geometry";
-import { treeHeight, type TreeSkeleton, type TreeSummary } from "../tree/skeleton";
+import { tipNode, treeHeight, type TreeSkeleton, type TreeSummary } from "../tree/skeleton";
 import { grammarToSkeleton, parseGrammar } from "../lsystem/lsystem";
 import { TREE_PRESETS } from "../lsystem/presets";
 import { DEFAULT_WIND, WindField, type WindSettings } from "../wind/wind-field";
@@ -112,6 +113,11 @@ export class Sandbox {
   /** Fixed steps since the panel was last told the timeline moved the wind. */
   private timelineSteps = 0;
   private recorder: VideoRecorder | null = null;
+  /** The plotted tip's last 10 s (issue 8, item 2), its branch (-1: the longest) and rest position. */
+  readonly tipHistory = new TipHistory(600);
+  private plotBranch = -1;
+  private plotted = 0;
+  private readonly plotRest = new Float64Array(3);
 
   constructor(readonly engine: Engine, canvas: HTMLCanvasElement, readonly registry: AnimatorRegistry) {
     this.scene = new Scene(engine);
@@ -203,6 +209,7 @@ export class Sandbox {
       this.animator.update(this.clock.dt);
       // An unstable simulation is stopped with a message, not drawn as NaN.
       if (this.animator.stats().nonFinite) throw new Error(`its state went non-finite (NaN or infinity) at t = ${this.clock.time.toFixed(2)} s`);
+      this.recordTip();
     } catch (e) {
       this.failAnimator(e);
     }
@@ -251,6 +258,58 @@ export class Sandbox {
       wind = `${p ? p.label.split(" (")[0].toLowerCase() + ", " : ""}wind ${w.speed.toFixed(1)} m/s toward ${w.direction.toFixed(0)}°`;
     }
     return `${this.provider.id} · ${wind} · seed ${w.seed} · ${this.source.name === CUSTOM_TREE ? this.source.fileName : this.source.name}`;
+  }
+
+  /** The plotted tip's displacement this step, along and across the wind. */
+  private recordTip(): void {
+    const p = this.animator!.probe(), b = this.plotted, r = this.plotRest;
+    if (3 * b + 2 >= p.length) return;
+    const a = (this.windField.direction * Math.PI) / 180;
+    this.tipHistory.push(p[3 * b] - r[0], p[3 * b + 2] - r[2], Math.cos(a), Math.sin(a));
+  }
+
+  /** Starts the plotted tip's history afresh: the chosen branch (or the longest) and its rest position. */
+  private resetTipHistory(): void {
+    this.tipHistory.clear();
+    const s = this.view?.skeleton;
+    if (!s) return;
+    let b = this.plotBranch;
+    if (!(b >= 0 && b < s.branchCount)) {
+      b = 0;
+      for (let i = 1; i < s.branchCount; i++) if (s.branchLength[i] > s.branchLength[b]) b = i;
+    }
+    this.plotted = b;
+    const n = tipNode(s, b);
+    for (let c = 0; c < 3; c++) this.plotRest[c] = s.nodePosition[3 * n + c];
+  }
+
+  /** The branch whose tip the plots follow (-1: the longest, the default); clears its history. */
+  setPlotTip(branch: number): void {
+    const count = this.view?.skeleton.branchCount ?? 0;
+    if (!(Number.isInteger(branch) && branch >= -1 && branch < count)) {
+      const e = new RangeError(`the plotted tip must be a branch from 0 to ${count - 1}, or -1 for the longest branch; got ${branch}`);
+      this.reportError(e.message);
+      throw e;
+    }
+    this.plotBranch = branch;
+    this.resetTipHistory();
+    this.changed();
+  }
+
+  /**
+   * What the plots show: the plotted tip's displacement along and across the wind over the last
+   * 10 s (oldest first, 60 samples a second), the mean wind speed, and the branch's resonance
+   * frequency where the method has one (spectral-beam's f_h, Habel 2009 eq. 17).
+   */
+  plotData(): { branch: number; fs: number; along: Float32Array; across: Float32Array; meanSpeed: number; resonanceHz: number | null } {
+    const n = this.tipHistory.length;
+    const along = new Float32Array(n), across = new Float32Array(n);
+    this.tipHistory.read(along, across);
+    let resonanceHz: number | null = null;
+    const info = this.animator?.branches?.info(this.plotted);
+    const f = info?.["f_h (Hz)"];
+    if (typeof f === "number" && Number.isFinite(f)) resonanceHz = f;
+    return { branch: this.plotted, fs: 1 / this.clock.dt, along, across, meanSpeed: this.windField.meanSpeed, resonanceHz };
   }
 
   /** The timeline's wind at the clock's time; the panel hears of it a few times a second. */
@@ -388,6 +447,7 @@ export class Sandbox {
     this.disposeAnimator();
     this.provider = p;
     this.clock.reset();
+    this.resetTipHistory();
     if (this.timeline) this.playTimeline(); // the wind at t = 0
     this.animatorMsAvg = 0;
     const view = this.view!;
@@ -474,6 +534,10 @@ export class Sandbox {
       windTimeline: (tl?: WindTimeline | null) => {
         if (tl !== undefined) this.setWindTimeline(tl);
         return this.timeline ? { loop: this.timeline.loop, keys: this.timeline.keys.map((k) => ({ ...k })) } : null;
+      },
+      plotTip: (branch?: number) => {
+        if (branch !== undefined) this.setPlotTip(branch);
+        return this.plotted;
       },
       actions: () => this.actionList(),
       action: (id: string) => this.runAction(id),

@@ -25,6 +25,7 @@ import { TREE_PRESETS } from "../lsystem/presets";
 import { WIND_PARAMS, type WindSettings } from "../wind/wind-field";
 import { EXAMPLE_TIMELINES, formatTimeline, presetOf, timelineAt, WIND_PRESETS, type WindKey, type WindTimeline } from "../wind/conditions";
 import { Image } from "@babylonjs/gui/2D/controls/image";
+import type { Plots } from "./plots";
 
 const PANEL_WIDTH = 300;
 const ACCENT = "#e0a040";
@@ -259,6 +260,12 @@ export class Panel {
     });
     this.button("video.record", "Record video (.webm download)", () => this.guard(() => sandbox.record({ ...this.video, download: true })));
 
+    this.plotsButton = this.button("view.plots", "Plots: off", () => {
+      if (!this.plots) return;
+      this.plots.setVisible(!this.plots.visible);
+      this.sync();
+    });
+
     this.text("Drag to orbit, wheel to zoom.  H hides this panel.", 12, MUTED, 40);
 
     sandbox.addListener({ changed: () => this.sync(), error: (m) => this.showError(m) });
@@ -276,6 +283,14 @@ export class Panel {
       if (b >= 0) this.guard(() => sandbox.selectBranch(b));
     });
     this.sync();
+  }
+
+  private plots: Plots | null = null;
+  private plotsButton!: Button;
+
+  /** The plots the "Plots" button shows and hides (issue 8, item 2). */
+  setPlots(plots: Plots): void {
+    this.plots = plots;
   }
 
   /** Whether the panel is drawn on the canvas at all (a video leaves it out). */
@@ -500,6 +515,12 @@ export class Panel {
       const custom = this.sandbox.treeName === CUSTOM_TREE;
       this.grammarText.text = `Grammar: ${this.sandbox.grammarName}${custom ? "" : " (shipped)"}`;
       this.grammarText.color = custom ? ACCENT : MUTED;
+      if (this.plotsButton) {
+        const on = this.plots?.visible ?? false;
+        this.plotsButton.textBlock!.text = `Plots: ${on ? "on" : "off"} (tip motion and spectrum)`;
+        this.plotsButton.background = on ? ACCENT : "rgba(255,255,255,0.08)";
+        this.plotsButton.color = on ? "#1b1b1b" : TEXT;
+      }
       const display = this.sandbox.display;
       for (const t of this.toggles) {
         const on = display[t.key];
