@@ -125,6 +125,8 @@ test("mass-spring: record from the panel, overlays, walk the motion graph, steer
 });
 
 test("mass-spring: a grove of 100 instanced trees walks its own graphs, answers the arrow, and its slider sets the count", async ({ page, url, shot, errors, log }) => {
+  // A smaller window: software rendering of the grove is the slow part of this test.
+  await page.setViewportSize({ width: 960, height: 540 });
   await openApp(page, url, { hash: "#method=mass-spring", errors });
   await until(() => page.evaluate(() => (window.sandboxDebug.animator()?.stats().counts.masses ?? 0) > 0), { message: "mass-spring on show" });
   await page.evaluate(() => {

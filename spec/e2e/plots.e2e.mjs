@@ -16,6 +16,7 @@ function countColour(page, rgb, top, bottom) {
 }
 
 test("plots: the longest branch's tip over the last 10 s and its spectrum, the resonance marked; a clicked branch is plotted", async ({ page, url, shot, errors, log }) => {
+  await page.setViewportSize({ width: 1024, height: 576 }); // drawn faster in software
   await openApp(page, url, { errors });
   await page.evaluate(() => {
     window.sandbox.pause();

@@ -54,6 +54,7 @@ test("video: frame-exact 2 s at 30 fps has exactly 60 frames that decode, the sa
 });
 
 test("video: real time 2 s gives a WebM that plays at the asked size; the panel's button records", async ({ page, url, shot, errors, log }) => {
+  await page.setViewportSize({ width: 960, height: 540 }); // drawn faster in software
   await openApp(page, url, { errors });
   const r = await page.evaluate(() => window.sandbox.record({ seconds: 2, fps: 30, frameExact: false, width: 480, height: 270 }));
   log(`real time: ${JSON.stringify(r)}`);
