@@ -77,6 +77,61 @@ export interface TreeSummary {
 
 export const MAX_LEVELS = 4;
 
+/** Positions closer than this (metres) are one point: a branch's base node and its origin. */
+export const SAME_POINT = 1e-5;
+
+/** The tree's joints: its nodes, each branch's base merged into the node it grows from. */
+export interface SkeletonJoints {
+  /** Joint of every node (a merged base shares its origin's). */
+  readonly jointOfNode: Int32Array;
+  /** Node of every joint. */
+  readonly node: Int32Array;
+  /** Parent joint of every joint, -1 for the root; parent[j] < j. */
+  readonly parent: Int32Array;
+}
+
+/**
+ * The skeleton as one connected tree of joints, for the methods that put a particle or a mass on
+ * every joint (Barron §4.1, Van Haevre §4.2): one joint per node, except that a branch's base
+ * node, where it is the same point as the node it grows from (TreeSkeleton.branchOrigin), merges
+ * with it; a base apart from its origin (imported models) is a joint of its own, child of the
+ * origin. Parents come before children. Throws, naming `what` ("particle", "mass"), when a branch
+ * other than the first has no origin or grows from a node that comes after it.
+ */
+export function skeletonJoints(s: TreeSkeleton, what: string): SkeletonJoints {
+  const np = s.nodePosition;
+  const jointOfNode = new Int32Array(s.nodeCount).fill(-1);
+  const nodeOf: number[] = [];
+  const parentOf: number[] = [];
+  for (let b = 0; b < s.branchCount; b++) {
+    const first = s.branchFirstNode[b], count = s.branchNodeCount[b];
+    for (let k = first; k < first + count; k++) {
+      let parentNode = k - 1;
+      if (k === first) {
+        if (b === 0 || s.branchOrigin[b] < 0) {
+          if (nodeOf.length > 0) throw new Error(`branch ${b} has no origin: a ${what} tree has one root`);
+          jointOfNode[k] = 0;
+          nodeOf.push(k);
+          parentOf.push(-1);
+          continue;
+        }
+        const o = s.branchOrigin[b];
+        if (jointOfNode[o] < 0) throw new Error(`branch ${b} grows from node ${o}, which comes after it`);
+        const dx = np[3 * k] - np[3 * o], dy = np[3 * k + 1] - np[3 * o + 1], dz = np[3 * k + 2] - np[3 * o + 2];
+        if (Math.sqrt(dx * dx + dy * dy + dz * dz) <= SAME_POINT) {
+          jointOfNode[k] = jointOfNode[o];
+          continue;
+        }
+        parentNode = o;
+      }
+      jointOfNode[k] = nodeOf.length;
+      nodeOf.push(k);
+      parentOf.push(jointOfNode[parentNode]);
+    }
+  }
+  return { jointOfNode, node: Int32Array.from(nodeOf), parent: Int32Array.from(parentOf) };
+}
+
 /** Index of a branch's tip node. */
 export function tipNode(s: TreeSkeleton, branch: number): number {
   return s.branchFirstNode[branch] + s.branchNodeCount[branch] - 1;

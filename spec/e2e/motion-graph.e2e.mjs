@@ -43,9 +43,8 @@ function meanLean(page, n) {
   }, n);
 }
 
-const angleGap = (a, b) => Math.abs(((a - b + 540) % 360) - 180);
-
-test("mass-spring: record from the panel, overlays, walk the motion graph, steer it with the wind arrow, back to live", async ({ page, url, shot, errors, log }) => {
+/** The app under mass-spring, paused, in a 12 m/s wind toward +x, recordings 8 s long. */
+async function openMassSpring(page, url, errors) {
   await openApp(page, url, { hash: "#method=mass-spring", errors });
   await until(() => page.evaluate(() => (window.sandboxDebug.animator()?.stats().counts.masses ?? 0) > 0), { message: "mass-spring on show" });
   await page.evaluate(() => {
@@ -54,6 +53,12 @@ test("mass-spring: record from the panel, overlays, walk the motion graph, steer
     s.wind({ speed: 12, turbulence: 0.3, gust: 0.3, direction: 0 });
     s.params("mass-spring", { recordSeconds: 8 });
   });
+}
+
+const angleGap = (a, b) => Math.abs(((a - b + 540) % 360) - 180);
+
+test("mass-spring: record from the panel, overlays, walk the motion graph, steer it with the wind arrow, back to live", async ({ page, url, shot, errors, log }) => {
+  await openMassSpring(page, url, errors);
   await clickControl(page, "action.record");
   const during = await page.evaluate(() => {
     window.sandbox.step(120);
@@ -127,14 +132,7 @@ test("mass-spring: record from the panel, overlays, walk the motion graph, steer
 test("mass-spring: a grove of 100 instanced trees walks its own graphs, answers the arrow, and its slider sets the count", async ({ page, url, shot, errors, log }) => {
   // A smaller window: software rendering of the grove is the slow part of this test.
   await page.setViewportSize({ width: 960, height: 540 });
-  await openApp(page, url, { hash: "#method=mass-spring", errors });
-  await until(() => page.evaluate(() => (window.sandboxDebug.animator()?.stats().counts.masses ?? 0) > 0), { message: "mass-spring on show" });
-  await page.evaluate(() => {
-    const s = window.sandbox;
-    s.pause();
-    s.wind({ speed: 12, turbulence: 0.3, gust: 0.3, direction: 0 });
-    s.params("mass-spring", { recordSeconds: 8 });
-  });
+  await openMassSpring(page, url, errors);
   // Grove without a recording: one is made first, then the grove starts.
   await clickControl(page, "mass-spring.mode:grove");
   const first = await page.evaluate(() => {

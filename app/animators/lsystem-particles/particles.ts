@@ -42,7 +42,7 @@
  * rod takes as many equal sub-steps as it needs to stay under half that bound ("sub-stepping" in
  * the stats), so every time step the slider offers is stable.
  */
-import type { TreeSkeleton } from "../../tree/skeleton";
+import { skeletonJoints, type TreeSkeleton } from "../../tree/skeleton";
 import { G, WOOD_DENSITY } from "../../wind/drag";
 
 // Math's members read once: in jest's vm context every read of the global `Math` is slow (see wind-field.ts).
@@ -86,9 +86,6 @@ export interface ParticleTree {
   readonly radiusScale: number;
 }
 
-/** Positions closer than this (metres) are one point: a branch's base node and its origin. */
-const SAME_POINT = 1e-5;
-
 /**
  * Builds the particle system from a skeleton (§4.1). `minRadius`: the constant "minimum radius of
  * any branch", metres; every radius is scaled by minRadius / (smallest radius in the tree).
@@ -96,41 +93,11 @@ const SAME_POINT = 1e-5;
 export function buildParticleTree(s: TreeSkeleton, minRadius: number): ParticleTree {
   if (!(minRadius > 0)) throw new RangeError(`minimum branch radius must be above 0; got ${minRadius}`);
   const np = s.nodePosition;
-  const particleOfNode = new Int32Array(s.nodeCount).fill(-1);
-  const nodeOf: number[] = [];
-  const parentOf: number[] = [];
+  // §4.1: one particle per turtle move plus the root; a branch's base is the turtle's current particle.
+  const { jointOfNode: particleOfNode, node, parent } = skeletonJoints(s, "particle");
   const isBase = new Uint8Array(s.nodeCount);
   for (let b = 0; b < s.branchCount; b++) isBase[s.branchFirstNode[b]] = 1;
-  for (let b = 0; b < s.branchCount; b++) {
-    const first = s.branchFirstNode[b], count = s.branchNodeCount[b];
-    for (let k = first; k < first + count; k++) {
-      let parentNode: number;
-      if (k === first) {
-        if (b === 0 || s.branchOrigin[b] < 0) {
-          if (nodeOf.length > 0) throw new Error(`branch ${b} has no origin: a particle tree has one root`);
-          particleOfNode[k] = 0;
-          nodeOf.push(k);
-          parentOf.push(-1);
-          continue;
-        }
-        const o = s.branchOrigin[b];
-        const po = particleOfNode[o];
-        if (po < 0) throw new Error(`branch ${b} grows from node ${o}, which comes after it`);
-        if (dist(np, k, o) <= SAME_POINT) {
-          particleOfNode[k] = po; // the turtle's current particle
-          continue;
-        }
-        parentNode = o; // a gap (imported models): the base is a particle of its own
-      } else parentNode = k - 1;
-      const pp = particleOfNode[parentNode];
-      particleOfNode[k] = nodeOf.length;
-      nodeOf.push(k);
-      parentOf.push(pp);
-    }
-  }
-  const count = nodeOf.length;
-  const node = Int32Array.from(nodeOf);
-  const parent = Int32Array.from(parentOf);
+  const count = node.length;
   const firstChild = new Int32Array(count).fill(-1);
   const sibling = new Int32Array(count).fill(-1);
   const dominant = new Int32Array(count).fill(-1);
@@ -169,10 +136,6 @@ export function buildParticleTree(s: TreeSkeleton, minRadius: number): ParticleT
     }
   }
   return { count, node, parent, firstChild, sibling, dominant, rest, radius, length, particleOfNode, radiusScale };
-}
-
-function dist(p: Float32Array, a: number, b: number): number {
-  return hypot(p[3 * a] - p[3 * b], p[3 * a + 1] - p[3 * b + 1], p[3 * a + 2] - p[3 * b + 2]);
 }
 
 /** Settings of the dynamics. */

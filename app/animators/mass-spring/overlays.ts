@@ -18,7 +18,7 @@ import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import type { Scene } from "@babylonjs/core/scene";
 import type { MotionGraph } from "./motion-graph";
-import { evaluateMass, type PoseBlend } from "./walk";
+import { edgeBlend, evaluateMass, type PoseBlend } from "./walk";
 
 export const OVERLAY_GROUP = 1;
 const LINEAR = [0.86, 0.55, 0.22], ANGULAR = [0.25, 0.85, 0.3];
@@ -82,21 +82,6 @@ export class SpringsOverlay {
   dispose(): void {
     this.mesh.dispose(false, true);
   }
-}
-
-/** The blend that plays edge `e` of `graph` at `tau` intervals along it (walk.ts's convention). */
-export function edgeBlend(graph: MotionGraph, e: number, tau: number, out: PoseBlend): PoseBlend {
-  const L = graph.edgeL[e], last = graph.samples - 1;
-  const split = (s: number): [number, number] => {
-    let i = Math.floor(s);
-    if (i >= last) i = last - 1;
-    return [i, s - i];
-  };
-  [out.a0, out.fa] = split(graph.edgeA[e] + tau);
-  [out.c0, out.fc] = split(graph.edgeC[e] + tau);
-  const x = tau / L;
-  out.w = graph.edgeTransition[e] ? x * x * (3 - 2 * x) : 0;
-  return out;
 }
 
 /**

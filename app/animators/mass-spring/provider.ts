@@ -115,6 +115,8 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
   /** updateMs stays 0: the host times every method's update (stats().animatorMs). */
   private readonly stat: AnimatorStats = { updateMs: 0, counts: {}, nonFinite: false, notes: [] };
   private readonly height: number;
+  /** Horizontal reach of the crown from the trunk's axis, metres (at rest). */
+  private readonly crown: number;
   /** This tree's recordings (kept across method switches). */
   private readonly store: TreeRecordings;
   private recorder: Recorder | null = null;
@@ -148,6 +150,9 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
     this.solver = new ImplicitEuler(this.system);
     this.frames = new NodeFrames(s, this.system.massOfNode);
     const sys = this.system;
+    let crown = 0;
+    for (let i = 0; i < sys.count; i++) crown = max(crown, hypot(sys.rest[3 * i], sys.rest[3 * i + 2]));
+    this.crown = crown;
     this.store = recordingsOf(sys);
     this.drag = new Float64Array(sys.count);
     for (let i = 0; i < sys.count; i++) {
@@ -265,9 +270,7 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
     this.disposeGrove(false);
     if (!this.playback) return;
     const sys = this.system, n = round(this.params.trees);
-    let crown = 0;
-    for (let i = 0; i < sys.count; i++) crown = max(crown, hypot(sys.rest[3 * i], sys.rest[3 * i + 2]));
-    const spacing = max(2.1 * crown, 0.45 * this.height);
+    const spacing = max(2.1 * this.crown, 0.45 * this.height);
     const rng = this.ctx.rng.fork(0x6007);
     const placements = grovePlacements(n, spacing, () => rng.next());
     const maxMasses = Math.min(MAX_GROVE_MASSES, this.ctx.scene.getEngine().getCaps().maxTextureSize || MAX_GROVE_MASSES);
@@ -537,9 +540,7 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
       this.graphOverlay?.dispose();
       // The magnified copy beside the crown, level with the control point, a third of the tree across.
       const sys = this.system, c = 3 * this.playback!.graph.control;
-      let crown = 0;
-      for (let i = 0; i < sys.count; i++) crown = max(crown, hypot(sys.rest[3 * i], sys.rest[3 * i + 2]));
-      const at = [crown + 0.25 * this.height, sys.rest[c + 1], 0];
+      const at = [this.crown + 0.25 * this.height, sys.rest[c + 1], 0];
       this.graphOverlay = new GraphOverlay(this.ctx.scene, this.ctx.root, this.playback!.graph, 0.015 * this.height, at, this.height / 3);
       this.graphOverlayFor = this.playback!.graph;
     }

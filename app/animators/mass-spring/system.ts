@@ -55,7 +55,7 @@
  * External forces: `external` (N per mass, xyz), set by the caller (wind drag, gravity) before
  * each step; `windDrag` and `addGravity` fill it.
  */
-import type { TreeSkeleton } from "../../tree/skeleton";
+import { skeletonJoints, type TreeSkeleton } from "../../tree/skeleton";
 import { cylinderDragFactor, WOOD_DENSITY } from "../../wind/drag";
 
 // Math's members read once: in jest's vm context every read of the global `Math` is slow (see wind-field.ts).
@@ -82,8 +82,6 @@ export interface MassSpringSettings {
 
 export const DEFAULT_MASS_SPRING: MassSpringSettings = { axialHz: 60, bendHz: 1.5, stiffness: 1, damping: 0.3 };
 
-/** Positions closer than this (metres) are one point: a branch's base node and its origin. */
-const SAME_POINT = 1e-5;
 
 export class MassSpringSystem {
   readonly count: number;
@@ -128,34 +126,11 @@ export class MassSpringSystem {
 
   constructor(readonly skeleton: TreeSkeleton, settings: MassSpringSettings = DEFAULT_MASS_SPRING) {
     const s = skeleton, np = s.nodePosition;
-    const massOfNode = new Int32Array(s.nodeCount).fill(-1);
-    const nodeOf: number[] = [-1];
-    const parentOf: number[] = [-1];
-    for (let b = 0; b < s.branchCount; b++) {
-      const first = s.branchFirstNode[b], count = s.branchNodeCount[b];
-      for (let k = first; k < first + count; k++) {
-        let parentNode: number;
-        if (k === first) {
-          if (b === 0 || s.branchOrigin[b] < 0) {
-            if (nodeOf.length > 1) throw new Error(`branch ${b} has no origin: a mass-spring tree has one root`);
-            massOfNode[k] = 1;
-            nodeOf.push(k);
-            parentOf.push(0);
-            continue;
-          }
-          const o = s.branchOrigin[b];
-          if (massOfNode[o] < 0) throw new Error(`branch ${b} grows from node ${o}, which comes after it`);
-          if (hypot(np[3 * k] - np[3 * o], np[3 * k + 1] - np[3 * o + 1], np[3 * k + 2] - np[3 * o + 2]) <= SAME_POINT) {
-            massOfNode[k] = massOfNode[o];
-            continue;
-          }
-          parentNode = o; // a gap (imported models): the base is a mass of its own
-        } else parentNode = k - 1;
-        massOfNode[k] = nodeOf.length;
-        nodeOf.push(k);
-        parentOf.push(massOfNode[parentNode]);
-      }
-    }
+    // Mass i + 1 is joint i: mass 0 is the anchor below the root.
+    const joints = skeletonJoints(s, "mass-spring");
+    const massOfNode = joints.jointOfNode.map((j) => j + 1);
+    const nodeOf = [-1, ...joints.node];
+    const parentOf = [-1, ...Array.from(joints.parent, (p) => p + 1)];
     const n = nodeOf.length;
     if (n < 3) throw new Error("the skeleton has fewer than two joints");
     this.count = n;

@@ -158,15 +158,21 @@ export class GraphWalk {
   }
 
   private updateBlend(): void {
-    const g = this.graph, k = this.edge, last = g.samples - 2, b = this.blend, tau = this.tau;
-    const sa = g.edgeA[k] + tau, sc = g.edgeC[k] + tau;
-    let a0 = floor(sa), c0 = floor(sc);
-    if (a0 > last) a0 = last;
-    if (c0 > last) c0 = last;
-    b.a0 = a0;
-    b.fa = sa - a0;
-    b.c0 = c0;
-    b.fc = sc - c0;
-    b.w = g.edgeTransition[k] ? smoothstep(tau / g.edgeL[k]) : 0;
+    edgeBlend(this.graph, this.edge, this.tau, this.blend);
   }
+}
+
+/** The blend that plays edge `e` of `graph` at `tau` intervals along it (the MotionGraph's edge convention). */
+export function edgeBlend(g: MotionGraph, e: number, tau: number, b: PoseBlend): PoseBlend {
+  const last = g.samples - 2;
+  const sa = g.edgeA[e] + tau, sc = g.edgeC[e] + tau;
+  let a0 = floor(sa), c0 = floor(sc);
+  if (a0 > last) a0 = last;
+  if (c0 > last) c0 = last;
+  b.a0 = a0;
+  b.fa = sa - a0;
+  b.c0 = c0;
+  b.fc = sc - c0;
+  b.w = g.edgeTransition[e] ? smoothstep(tau / g.edgeL[e]) : 0;
+  return b;
 }
