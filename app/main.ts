@@ -9,6 +9,7 @@ import { Panel } from "./ui/panel";
 import { VideoRecorder } from "./record/recorder";
 import { decodeWebm } from "./record/decode";
 import { Plots } from "./ui/plots";
+import { ViewLabels } from "./ui/view-labels";
 import { installGrammarFiles, type GrammarFiles } from "./ui/grammar-files";
 import type { GroveView } from "./animators/mass-spring/grove-view";
 import { compareGpuWithTwin } from "./animators/gpu-twin-check";
@@ -23,8 +24,15 @@ declare global {
   }
 }
 
-function debugHooks(sandbox: Sandbox, panel: Panel, files: GrammarFiles) {
+function debugHooks(sandbox: Sandbox, panel: Panel, files: GrammarFiles, labels: ViewLabels) {
   return {
+    /** What the compare views' labels say now (none for a single view). */
+    viewLabels: () => labels.texts(),
+    /** Every view camera's orbit (alpha, beta, radius) and viewport: linked cameras agree. */
+    cameras: () => (sandbox.scene.activeCameras ?? []).filter((c) => c.name !== "gui-camera").map((c) => {
+      const a = c as unknown as { alpha: number; beta: number; radius: number };
+      return { name: c.name, alpha: a.alpha, beta: a.beta, radius: a.radius, viewport: { x: c.viewport.x, y: c.viewport.y, width: c.viewport.width, height: c.viewport.height } };
+    }),
     /** The tree on show: its summary, preset name ("custom" for a loaded grammar), grammar file name and depth. */
     tree: () => ({ ...sandbox.summary(), name: sandbox.treeName, grammar: sandbox.grammarName, depth: sandbox.depth, barkTexture: sandbox.tree?.barkTextureOn ?? null }),
     /** Resolves when a chosen or dropped grammar file has been read and loaded (or refused). */
@@ -166,7 +174,8 @@ function main(): void {
     sandbox.setRecorder(videoRecorder(sandbox, canvas, panel));
     const plots = new Plots(sandbox, document.getElementById("plots") as HTMLCanvasElement, () => (panel.visible ? 300 : 0));
     panel.setPlots(plots);
-    window.sandboxDebug = debugHooks(sandbox, panel, files);
+    const labels = new ViewLabels(sandbox);
+    window.sandboxDebug = debugHooks(sandbox, panel, files, labels);
     // Ready means the first frame with the panel is on screen.
     return new Promise<void>((r) => sandbox.scene.onAfterRenderObservable.addOnce(() => r()));
   });

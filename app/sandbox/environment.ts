@@ -37,6 +37,24 @@ export interface Environment {
   setBackground(on: boolean): void;
   /** The sun's shadows on (the shadow map is drawn and read) or off (neither). */
   setShadows(on: boolean): void;
+  /**
+   * A camera and a shadow map for one more compare view (issue 8, item 1; `camera` and `shadows`
+   * serve the first). The sun draws the map once a frame; a mesh drawn by this camera reads it
+   * (Babylon picks a light's shadow generator by the camera rendering). Not attached to the
+   * canvas: the sandbox links it to `camera`.
+   */
+  addView(name: string): { camera: ArcRotateCamera; shadows: ShadowGenerator; dispose(): void };
+}
+
+/** The sun's shadow map, for one camera (null: the default, for `camera`). */
+function makeShadows(sun: DirectionalLight, camera: ArcRotateCamera | null): ShadowGenerator {
+  const shadows = new ShadowGenerator(2048, sun, undefined, camera ?? undefined);
+  shadows.usePercentageCloserFiltering = true;
+  shadows.bias = 0.002;
+  shadows.normalBias = 0.02;
+  // Leaf cards are alpha-tested: their shadows should be too.
+  shadows.transparencyShadow = true;
+  return shadows;
 }
 
 /** A soft grass texture, generated (nothing downloaded). */
@@ -79,12 +97,7 @@ export function createEnvironment(scene: Scene, canvas: HTMLCanvasElement): Envi
   sun.intensity = 1.1;
   sun.diffuse = new Color3(1, 0.96, 0.88);
 
-  const shadows = new ShadowGenerator(2048, sun);
-  shadows.usePercentageCloserFiltering = true;
-  shadows.bias = 0.002;
-  shadows.normalBias = 0.02;
-  // Leaf cards are alpha-tested: their shadows should be too.
-  shadows.transparencyShadow = true;
+  const shadows = makeShadows(sun, null);
 
   const ground = CreateGround("ground", { width: 400, height: 400, subdivisions: 2 }, scene);
   const groundMat = new StandardMaterial("ground", scene);
@@ -124,6 +137,19 @@ export function createEnvironment(scene: Scene, canvas: HTMLCanvasElement): Envi
     setShadows(on: boolean) {
       // Off: the materials drop the shadow lookup and the shadow map is no longer rendered.
       sun.shadowEnabled = on;
+    },
+    addView(name: string) {
+      const c = new ArcRotateCamera(name, camera.alpha, camera.beta, camera.radius, camera.target.clone(), scene);
+      c.minZ = camera.minZ;
+      c.maxZ = camera.maxZ;
+      const s = makeShadows(sun, c);
+      return {
+        camera: c, shadows: s,
+        dispose() {
+          s.dispose();
+          c.dispose();
+        },
+      };
     },
     frame(height: number, width = 0) {
       const h = Math.max(1, height);

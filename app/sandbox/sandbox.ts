@@ -7,6 +7,12 @@ import type { Engine } from "@babylonjs/core/Engines/engine";
 import { Scene } from "@babylonjs/core/scene";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector";
+import { Viewport } from "@babylonjs/core/Maths/math.viewport";
+import { ArcRotateCamera } from "@babylonjs/core/Cameras/arcRotateCamera";
+import type { Camera } from "@babylonjs/core/Cameras/camera";
+import type { ShadowGenerator } from "@babylonjs/core/Lights/Shadows/shadowGenerator";
+import { PointerEventTypes } from "@babylonjs/core/Events/pointerEvents";
+import { cellAt, compareCells, MAX_VIEWS, type ViewCell } from "./compare-layout";
 import type { Animator, AnyProvider, BranchEditor } from "../animators/animator";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
@@ -74,6 +80,74 @@ export interface SandboxListener {
   error(message: string): void;
 }
 
+/**
+ * Layer bits: view k's meshes and camera carry bit k, so each camera draws its own tree over the
+ * shared ground and sky (whose default mask has every view bit). The panel and the view labels
+ * are on GUI_LAYER, drawn by a full-canvas camera of their own.
+ */
+export const GUI_LAYER = 0x10000000;
+const VIEW_LAYER = (k: number) => 1 << k;
+
+/** Where a compare view draws: its node, camera and shadow map (issue 8, item 1). */
+interface Stage {
+  readonly root: TransformNode;
+  readonly camera: ArcRotateCamera;
+  readonly shadows: ShadowGenerator;
+  readonly mask: number;
+  /** Null for the first stage, which is the environment's own camera and shadow map. */
+  readonly dispose: (() => void) | null;
+}
+
+/** One method on show: its copy of the tree, its animator and its stage. */
+interface MethodView {
+  provider: AnyProvider;
+  readonly stage: Stage;
+  tree: TreeView;
+  animator: Animator<Params> | null;
+  /** The plotted tip's last 10 s in this view. */
+  readonly tips: TipHistory;
+  /** Milliseconds of this frame's steps so far, and the averages per frame: updates, drawing. */
+  stepMs: number;
+  updateMs: number;
+  drawMs: number;
+  /** Its shadow map's drawing time in this (timed) frame. */
+  shadowMs: number;
+  /** updateMs + drawMs as of the last timed frame: what its label shows. */
+  shownMs: number;
+}
+
+/** What `views()` reports of each view. */
+export interface ViewInfo {
+  id: string;
+  label: string;
+  /** Canvas pixels (CSS), y down. */
+  cell: ViewCell;
+  /**
+   * Its own milliseconds per frame: the method's updates and the drawing of its tree and shadow
+   * map, as of the last timed frame (every DRAW_TIMING_EVERY frames; 0 before the first).
+   */
+  frameMs: number;
+  updateMs: number;
+  drawMs: number;
+  focused: boolean;
+}
+
+/** The plots' data (issue 8, item 2): the plotted tip in every view. */
+export interface PlotData {
+  branch: number;
+  /** Samples per second. */
+  fs: number;
+  /** The first view's series (as `views[0]`). */
+  along: Float32Array;
+  across: Float32Array;
+  meanSpeed: number;
+  resonanceHz: number | null;
+  views: { id: string; along: Float32Array; across: Float32Array; resonanceHz: number | null }[];
+}
+
+/** Every this many frames the GPU is waited for around each view's drawing, to time it. */
+const DRAW_TIMING_EVERY = 15;
+
 /** The tree as the source defined it, before taper: kept so taper can rebuild without re-deriving. */
 interface SourceTree {
   /** Preset name, or CUSTOM_TREE. */
@@ -93,9 +167,24 @@ export class Sandbox {
   readonly root: TransformNode;
   private source!: SourceTree;
   private taperValue: number = TAPER_RANGE.default;
-  private view: TreeView | null = null;
-  private animator: Animator<Params> | null = null;
-  private provider: AnyProvider;
+  /** The methods on show, 1 to 4 (issue 8, item 1), each with its own copy of the tree. */
+  private methodViews: MethodView[] = [];
+  /** The methods asked for (kept when the tree cannot be built yet). */
+  private providers: AnyProvider[];
+  /** The view the panel edits (parameters, branch, commands). */
+  private focus = 0;
+  private readonly stages: Stage[] = [];
+  /** Draws the panel and labels over the whole canvas in compare mode. */
+  private readonly guiCamera: ArcRotateCamera;
+  private viewInset = 0;
+  private cells: ViewCell[] = [];
+  private layoutKey = "";
+  /** Meshes created since the last frame, given their view's layer bit before it is drawn. */
+  private readonly untagged: AbstractMesh[] = [];
+  private drawFrame = 0;
+  private drawT0 = 0;
+  private nestedMs = 0;
+  private pointerCameraHeld = false;
   private readonly paramValues = new Map<string, Params>();
   private mode: RenderMode = "shaded";
   private displayState: DisplaySettings = { ...DEFAULT_DISPLAY };
@@ -113,8 +202,7 @@ export class Sandbox {
   /** Fixed steps since the panel was last told the timeline moved the wind. */
   private timelineSteps = 0;
   private recorder: VideoRecorder | null = null;
-  /** The plotted tip's last 10 s (issue 8, item 2), its branch (-1: the longest) and rest position. */
-  readonly tipHistory = new TipHistory(600);
+  /** The plotted tip's branch (-1: the longest) and rest position (issue 8, item 2). */
   private plotBranch = -1;
   private plotted = 0;
   private readonly plotRest = new Float64Array(3);
@@ -124,8 +212,210 @@ export class Sandbox {
     this.env = createEnvironment(this.scene, canvas);
     this.root = new TransformNode("tree-root", this.scene);
     this.windField = new WindField({ ...DEFAULT_WIND });
-    this.provider = registry.get(DEFAULT_METHOD);
+    this.providers = [registry.get(DEFAULT_METHOD)];
     for (const p of registry.list()) this.paramValues.set(p.id, defaultsOf(p.params));
+    this.stages.push({ root: this.root, camera: this.env.camera, shadows: this.env.shadows, mask: VIEW_LAYER(0), dispose: null });
+    this.env.camera.layerMask = VIEW_LAYER(0);
+    this.guiCamera = new ArcRotateCamera("gui-camera", 0, 1, 10, Vector3.Zero(), this.scene);
+    this.guiCamera.layerMask = GUI_LAYER;
+    this.scene.activeCameras = [this.env.camera, this.guiCamera];
+    this.scene.cameraToUseForPointers = this.env.camera;
+    this.scene.onNewMeshAddedObservable.add((m) => this.untagged.push(m));
+    this.scene.onBeforeRenderObservable.add(() => this.beforeRender());
+    this.installViewTiming();
+    this.installPointerCamera();
+  }
+
+  // ---------------------------------------------------------------- compare views (issue 8, item 1)
+
+  /** Before each frame: the layout, the linked cameras, the new meshes' layer bits. */
+  private beforeRender(): void {
+    this.layout();
+    const c0 = this.env.camera;
+    for (let k = 1; k < this.stages.length; k++) {
+      const c = this.stages[k].camera;
+      c.alpha = c0.alpha;
+      c.beta = c0.beta;
+      c.radius = c0.radius;
+      c.fov = c0.fov;
+      c.target.copyFrom(c0.target);
+    }
+    if (this.untagged.length) {
+      for (const m of this.untagged) {
+        if (m.isDisposed()) continue;
+        for (let n = m.parent; n; n = n.parent) {
+          const st = this.stages.find((s) => s.root === n);
+          if (st) {
+            m.layerMask = st.mask;
+            break;
+          }
+        }
+      }
+      this.untagged.length = 0;
+    }
+  }
+
+  /** Puts each view's camera on its cell: the canvas right of the panel, split into a grid. */
+  private layout(): void {
+    const canvas = this.engine.getRenderingCanvas();
+    const W = canvas?.clientWidth || this.engine.getRenderWidth(), H = canvas?.clientHeight || this.engine.getRenderHeight();
+    const n = this.methodViews.length || 1;
+    const key = `${W}x${H}:${this.viewInset}:${n}`;
+    if (key === this.layoutKey) return;
+    this.layoutKey = key;
+    // One view fills the canvas (the panel floats over it, as before); more share what is right of the panel.
+    this.cells = n === 1 ? [{ x: 0, y: 0, width: W, height: H }] : compareCells(n, W, H, this.viewInset);
+    for (let k = 0; k < this.stages.length; k++) {
+      const c = this.cells[k] ?? this.cells[0];
+      this.stages[k].camera.viewport = new Viewport(c.x / W, 1 - (c.y + c.height) / H, c.width / W, c.height / H);
+    }
+    this.scene.cameraToUseForPointers = n === 1 ? this.env.camera : this.guiCamera;
+  }
+
+  /** The pixels on the left the panel covers (0 when it is hidden or left out of a video). */
+  setViewInset(px: number): void {
+    this.viewInset = Math.max(0, px);
+  }
+
+  /**
+   * Picking uses the camera under the pointer (held from a press to its release): the panel's
+   * and the labels' full-canvas camera over the panel, a view's camera over its cell, so a click
+   * or drag in the scene picks in the view it is in.
+   */
+  private installPointerCamera(): void {
+    this.scene.onPrePointerObservable.add((pi) => {
+      if (this.methodViews.length < 2) return;
+      if (pi.type === PointerEventTypes.POINTERUP) {
+        this.pointerCameraHeld = false;
+        return;
+      }
+      if (this.pointerCameraHeld) return;
+      if (pi.type === PointerEventTypes.POINTERDOWN) this.pointerCameraHeld = true;
+      const x = this.scene.pointerX, y = this.scene.pointerY;
+      const k = x < this.viewInset ? -1 : cellAt(this.cells, x, y);
+      this.scene.cameraToUseForPointers = k >= 0 ? this.stages[k].camera : this.guiCamera;
+    }, undefined, true);
+  }
+
+  /**
+   * Each view's own ms per frame: its method's updates (timed every step) and, every
+   * DRAW_TIMING_EVERY frames, the drawing of its camera and its shadow map with the GPU waited
+   * for before and after (WebGL queues work; without the wait the times would be the CPU's only).
+   */
+  private installViewTiming(): void {
+    const gl = (this.engine as unknown as { _gl?: WebGLRenderingContext })._gl;
+    // Reading a pixel waits for the GPU to finish the work queued before it (Chromium's finish() does not).
+    const pixel = new Uint8Array(4);
+    const finish = () => gl?.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);
+    const viewOfCamera = (c: Camera | null) => this.methodViews.find((v) => v.stage.camera === c);
+    const timing = () => this.methodViews.length > 1 && this.drawFrame === 0;
+    this.scene.onBeforeRenderObservable.add(() => {
+      this.drawFrame = (this.drawFrame + 1) % DRAW_TIMING_EVERY;
+    });
+    this.scene.onBeforeCameraRenderObservable.add(() => {
+      if (!timing()) return;
+      finish();
+      this.nestedMs = 0;
+      this.drawT0 = performance.now();
+    });
+    this.scene.onAfterCameraRenderObservable.add((c) => {
+      if (!timing()) return;
+      finish();
+      const v = viewOfCamera(c);
+      if (!v) return;
+      v.drawMs = ema(v.drawMs, performance.now() - this.drawT0 - this.nestedMs + v.shadowMs);
+      v.shadowMs = 0;
+      v.shownMs = v.updateMs + v.drawMs;
+    });
+    // Shadow maps are drawn inside the first camera's pass: each is timed (outside its own
+    // framebuffer, where the canvas's pixel can be read) and given to its view.
+    const shadowTimer = (k: number) => {
+      let t0 = 0;
+      const map = this.stages[k].shadows.getShadowMap();
+      if (!map) return;
+      map.onBeforeBindObservable.add(() => {
+        if (!timing()) return;
+        finish();
+        t0 = performance.now();
+      });
+      map.onAfterUnbindObservable.add(() => {
+        if (!timing()) return;
+        finish();
+        const dt = performance.now() - t0;
+        this.nestedMs += dt;
+        const v = this.methodViews[k];
+        if (v) v.shadowMs += dt;
+      });
+    };
+    this.shadowTimer = shadowTimer;
+    shadowTimer(0);
+  }
+  private shadowTimer: ((k: number) => void) | null = null;
+
+  /** Stages for n views: the first is the environment's; more are made or disposed as needed. */
+  private ensureStages(n: number): void {
+    while (this.stages.length < n) {
+      const k = this.stages.length;
+      const { camera, shadows, dispose } = this.env.addView(`view-camera-${k}`);
+      camera.layerMask = VIEW_LAYER(k);
+      const root = new TransformNode(`tree-root-${k}`, this.scene);
+      this.stages.push({ root, camera, shadows, mask: VIEW_LAYER(k), dispose: () => {
+        dispose();
+        root.dispose();
+      } });
+      this.shadowTimer?.(k);
+    }
+    while (this.stages.length > n) this.stages.pop()!.dispose?.();
+    this.scene.activeCameras = [...this.stages.map((s) => s.camera), this.guiCamera];
+    this.layoutKey = "";
+  }
+
+  /** The views on show: method, cell, own ms per frame. */
+  views(): ViewInfo[] {
+    this.layout();
+    return this.methodViews.map((v, k) => ({
+      id: v.provider.id, label: v.provider.label, cell: { ...(this.cells[k] ?? this.cells[0] ?? { x: 0, y: 0, width: 0, height: 0 }) },
+      frameMs: round3(v.shownMs), updateMs: round3(v.updateMs), drawMs: round3(v.drawMs), focused: k === this.focus,
+    }));
+  }
+
+  /** The first view's tree (every view shows a copy of the same tree). */
+  private get view(): TreeView | null {
+    return this.methodViews[0]?.tree ?? null;
+  }
+  /** The focused view's animator and method: what the panel's parameters, branch and commands act on. */
+  private get animator(): Animator<Params> | null {
+    return this.methodViews[this.focus]?.animator ?? null;
+  }
+  private get provider(): AnyProvider {
+    return this.providers[this.focus] ?? this.providers[0];
+  }
+
+  /** The ids of the methods on show, in view order. */
+  get methodIds(): string[] {
+    return this.providers.map((p) => p.id);
+  }
+
+  /** The view the panel edits; its method's parameters, branch and commands. */
+  get focusedView(): number {
+    return this.focus;
+  }
+
+  focusView(k: number): void {
+    if (!(Number.isInteger(k) && k >= 0 && k < this.methodViews.length)) {
+      const e = new RangeError(`view must be from 0 to ${this.methodViews.length - 1}; got ${k}`);
+      this.reportError(e.message);
+      throw e;
+    }
+    this.focus = k;
+    this.changed();
+  }
+
+  /** The camera of the view under canvas point (x, y), or null when the point is on no view. */
+  private cameraAt(x: number, y: number): Camera | null {
+    if (this.methodViews.length < 2) return this.env.camera;
+    const k = cellAt(this.cells, x, y);
+    return k >= 0 ? this.stages[k].camera : null;
   }
 
   // ---------------------------------------------------------------- lifecycle
@@ -150,7 +440,7 @@ export class Sandbox {
     }
     if (s.method) {
       try {
-        this.provider = this.registry.get(s.method);
+        this.providers = this.checkMethods(s.method.split(","));
       } catch (e) {
         warn(e);
       }
@@ -195,23 +485,37 @@ export class Sandbox {
     if (!this.paused) {
       const n = this.clock.stepsFor(elapsed);
       for (let i = 0; i < n; i++) this.advance();
+      this.endFrameTiming(n > 0);
     }
     this.scene.render();
   }
 
-  /** One fixed step of the active method. */
+  /** Each view's update time this frame into its average (frames without a step keep it). */
+  private endFrameTiming(stepped: boolean): void {
+    for (const v of this.methodViews) {
+      if (stepped) v.updateMs = ema(v.updateMs, v.stepMs);
+      v.stepMs = 0;
+    }
+  }
+
+  /** One fixed step of every method on show, in the same wind at the same time. */
   private advance(): void {
     this.clock.tick();
     if (this.timeline) this.playTimeline();
-    if (!this.animator) return;
     const t0 = performance.now();
-    try {
-      this.animator.update(this.clock.dt);
-      // An unstable simulation is stopped with a message, not drawn as NaN.
-      if (this.animator.stats().nonFinite) throw new Error(`its state went non-finite (NaN or infinity) at t = ${this.clock.time.toFixed(2)} s`);
-      this.recordTip();
-    } catch (e) {
-      this.failAnimator(e);
+    for (let k = 0; k < this.methodViews.length; k++) {
+      const v = this.methodViews[k], a = v.animator;
+      if (!a) continue;
+      const t = performance.now();
+      try {
+        a.update(this.clock.dt);
+        // An unstable simulation is stopped with a message, not drawn as NaN.
+        if (a.stats().nonFinite) throw new Error(`its state went non-finite (NaN or infinity) at t = ${this.clock.time.toFixed(2)} s`);
+        this.recordTip(v);
+      } catch (e) {
+        this.failAnimator(k, e);
+      }
+      v.stepMs += performance.now() - t;
     }
     this.animatorMsAvg = ema(this.animatorMsAvg, performance.now() - t0);
   }
@@ -257,20 +561,20 @@ export class Sandbox {
       const p = presetOf(w.speed);
       wind = `${p ? p.label.split(" (")[0].toLowerCase() + ", " : ""}wind ${w.speed.toFixed(1)} m/s toward ${w.direction.toFixed(0)}°`;
     }
-    return `${this.provider.id} · ${wind} · seed ${w.seed} · ${this.source.name === CUSTOM_TREE ? this.source.fileName : this.source.name}`;
+    return `${this.providers.map((p) => p.id).join(" | ")} · ${wind} · seed ${w.seed} · ${this.source.name === CUSTOM_TREE ? this.source.fileName : this.source.name}`;
   }
 
-  /** The plotted tip's displacement this step, along and across the wind. */
-  private recordTip(): void {
-    const p = this.animator!.probe(), b = this.plotted, r = this.plotRest;
+  /** The plotted tip's displacement this step in a view, along and across the wind. */
+  private recordTip(v: MethodView): void {
+    const p = v.animator!.probe(), b = this.plotted, r = this.plotRest;
     if (3 * b + 2 >= p.length) return;
     const a = (this.windField.direction * Math.PI) / 180;
-    this.tipHistory.push(p[3 * b] - r[0], p[3 * b + 2] - r[2], Math.cos(a), Math.sin(a));
+    v.tips.push(p[3 * b] - r[0], p[3 * b + 2] - r[2], Math.cos(a), Math.sin(a));
   }
 
   /** Starts the plotted tip's history afresh: the chosen branch (or the longest) and its rest position. */
   private resetTipHistory(): void {
-    this.tipHistory.clear();
+    for (const v of this.methodViews) v.tips.clear();
     const s = this.view?.skeleton;
     if (!s) return;
     let b = this.plotBranch;
@@ -297,19 +601,23 @@ export class Sandbox {
   }
 
   /**
-   * What the plots show: the plotted tip's displacement along and across the wind over the last
-   * 10 s (oldest first, 60 samples a second), the mean wind speed, and the branch's resonance
-   * frequency where the method has one (spectral-beam's f_h, Habel 2009 eq. 17).
+   * What the plots show, for every view: the plotted tip's displacement along and across the wind
+   * over the last 10 s (oldest first, 60 samples a second) and the branch's resonance frequency
+   * where the method has one (spectral-beam's f_h, Habel 2009 eq. 17); and the mean wind speed.
+   * `along`, `across` and `resonanceHz` at the top are the first view's.
    */
-  plotData(): { branch: number; fs: number; along: Float32Array; across: Float32Array; meanSpeed: number; resonanceHz: number | null } {
-    const n = this.tipHistory.length;
-    const along = new Float32Array(n), across = new Float32Array(n);
-    this.tipHistory.read(along, across);
-    let resonanceHz: number | null = null;
-    const info = this.animator?.branches?.info(this.plotted);
-    const f = info?.["f_h (Hz)"];
-    if (typeof f === "number" && Number.isFinite(f)) resonanceHz = f;
-    return { branch: this.plotted, fs: 1 / this.clock.dt, along, across, meanSpeed: this.windField.meanSpeed, resonanceHz };
+  plotData(): PlotData {
+    const series = this.methodViews.map((v) => {
+      const n = v.tips.length;
+      const along = new Float32Array(n), across = new Float32Array(n);
+      v.tips.read(along, across);
+      let resonanceHz: number | null = null;
+      const f = v.animator?.branches?.info(this.plotted)?.["f_h (Hz)"];
+      if (typeof f === "number" && Number.isFinite(f)) resonanceHz = f;
+      return { id: v.provider.id, along, across, resonanceHz };
+    });
+    const first = series[0] ?? { along: new Float32Array(0), across: new Float32Array(0), resonanceHz: null };
+    return { branch: this.plotted, fs: 1 / this.clock.dt, along: first.along, across: first.across, meanSpeed: this.windField.meanSpeed, resonanceHz: first.resonanceHz, views: series };
   }
 
   /** The timeline's wind at the clock's time; the panel hears of it a few times a second. */
@@ -358,11 +666,23 @@ export class Sandbox {
     this.setWind({ speed: p.speed, turbulence: p.turbulence, gust: p.gust });
   }
 
-  /** A method that throws or goes non-finite is replaced by `rest`, with a message; the app keeps running. */
-  private failAnimator(e: unknown): void {
-    const id = this.provider.id;
-    this.reportError(`${this.provider.label} stopped: ${messageOf(e)}. Showing the tree at rest; change a parameter and pick the method again.`);
-    if (id !== "rest") this.switchTo(this.registry.get("rest"));
+  /**
+   * A method that throws or goes non-finite is replaced by `rest` in its view, with a message;
+   * the app and the other views keep running.
+   */
+  private failAnimator(k: number, e: unknown): void {
+    const v = this.methodViews[k], p = v.provider;
+    const where = this.methodViews.length > 1 ? ` (view ${k + 1})` : "";
+    this.reportError(`${p.label}${where} stopped: ${messageOf(e)}. Showing the tree at rest; change a parameter and pick the method again.`);
+    v.animator?.dispose();
+    v.animator = null;
+    if (p.id === "rest") return;
+    const rest = this.registry.get("rest");
+    v.provider = rest;
+    this.providers[k] = rest;
+    v.animator = this.createAnimator(v);
+    v.tree.applyRenderMode();
+    this.changed();
   }
 
   // ---------------------------------------------------------------- tree
@@ -393,22 +713,31 @@ export class Sandbox {
       );
     }
     // Nothing has been replaced until here: an error above leaves the tree the person had.
-    const view = new TreeView(skeleton, geometry, this.scene, this.root, this.env.shadows);
+    this.disposeViews();
     this.source = source;
-    view.setRenderMode(this.mode);
-    view.setBarkTexture(this.displayState.barkTexture);
-    this.disposeAnimator();
-    this.view?.dispose();
-    this.view = view;
     this.taperValue = taper;
+    this.tree0 = { skeleton, geometry };
     this.env.frame(treeHeight(skeleton));
-    this.switchTo(this.provider);
+    this.switchTo(this.providers);
     return this.summary();
   }
 
+  /** The tree every view shows a copy of (skeleton and geometry are shared, read-only). */
+  private tree0: { skeleton: TreeSkeleton; geometry: ReturnType<typeof buildTreeGeometry> } | null = null;
+
+  /** Disposes every view's animator and tree meshes. */
+  private disposeViews(): void {
+    for (const v of this.methodViews) {
+      v.animator?.dispose();
+      v.animator = null;
+      v.tree.dispose();
+    }
+    this.methodViews = [];
+  }
+
   summary(): TreeSummary {
-    const s = this.view!.skeleton;
-    return { branches: s.branchCount, levels: s.levels, leaves: s.leafCount, vertices: this.view!.vertexCount, tips: s.branchCount, height: round3(treeHeight(s)) };
+    const s = this.tree0!.skeleton;
+    return { branches: s.branchCount, levels: s.levels, leaves: s.leafCount, vertices: this.tree0!.geometry.vertexCount, tips: s.branchCount, height: round3(treeHeight(s)) };
   }
 
   /** The preset on show, or "custom" for a grammar loaded as text or from a file. */
@@ -443,28 +772,65 @@ export class Sandbox {
 
   // ---------------------------------------------------------------- methods
 
-  private switchTo(p: AnyProvider): void {
-    this.disposeAnimator();
-    this.provider = p;
+  /**
+   * Shows the methods, one view each, on copies of the tree, from rest at t = 0 with the same
+   * seed. Views are kept where the count allows (their meshes are reused) and made or dropped
+   * to match.
+   */
+  private switchTo(providers: AnyProvider[]): void {
+    for (const v of this.methodViews) {
+      v.animator?.dispose();
+      v.animator = null;
+    }
+    const t = this.tree0!;
+    while (this.methodViews.length > providers.length) this.methodViews.pop()!.tree.dispose();
+    this.ensureStages(providers.length);
+    while (this.methodViews.length < providers.length) {
+      const stage = this.stages[this.methodViews.length];
+      const tree = new TreeView(t.skeleton, t.geometry, this.scene, stage.root, stage.shadows);
+      tree.setRenderMode(this.mode);
+      tree.setBarkTexture(this.displayState.barkTexture);
+      this.methodViews.push({ provider: providers[0], stage, tree, animator: null, tips: new TipHistory(600), stepMs: 0, updateMs: 0, drawMs: 0, shadowMs: 0, shownMs: 0 });
+    }
+    this.providers = [...providers];
+    this.focus = Math.min(this.focus, providers.length - 1);
+    this.drawFrame = DRAW_TIMING_EVERY - 1; // the next frame is timed: the labels have figures at once
     this.clock.reset();
     this.resetTipHistory();
     if (this.timeline) this.playTimeline(); // the wind at t = 0
     this.animatorMsAvg = 0;
-    const view = this.view!;
-    this.animator = p.create(
-      {
-        scene: this.scene, tree: view, wind: this.windField, rng: new Rng(this.windField.settings().seed), root: this.root, clock: this.clock,
-        host: { setWind: (patch) => this.setWind(patch), frame: (height, width) => this.env.frame(height, width) },
-      },
-      this.paramValues.get(p.id)!,
-    );
-    view.applyRenderMode();
+    for (let k = 0; k < providers.length; k++) {
+      const v = this.methodViews[k];
+      v.provider = providers[k];
+      v.updateMs = v.drawMs = v.stepMs = v.shadowMs = v.shownMs = 0;
+      v.animator = this.createAnimator(v);
+      v.tree.applyRenderMode();
+    }
     this.changed();
   }
 
-  private disposeAnimator(): void {
-    this.animator?.dispose();
-    this.animator = null;
+  private createAnimator(v: MethodView): Animator<Params> {
+    const stage = v.stage;
+    return v.provider.create(
+      {
+        scene: this.scene, tree: v.tree, wind: this.windField, rng: new Rng(this.windField.settings().seed), root: stage.root, clock: this.clock,
+        // A method frames the camera (a grove): the first view's, which the others follow.
+        host: { setWind: (patch) => this.setWind(patch), frame: (height, width) => this.env.frame(height, width) },
+      },
+      this.paramValues.get(v.provider.id)!,
+    );
+  }
+
+  /** The methods as providers: 1 to MAX_VIEWS known ids (throws naming the methods). */
+  private checkMethods(ids: unknown): AnyProvider[] {
+    const list = typeof ids === "string" ? [ids] : ids;
+    if (!Array.isArray(list) || list.length < 1 || list.length > MAX_VIEWS) {
+      throw new RangeError(`use() takes one method id, or 2 to ${MAX_VIEWS} ids to compare side by side; got ${JSON.stringify(ids)}`);
+    }
+    return list.map((id) => {
+      if (typeof id !== "string") throw new TypeError(`method ids are strings; got ${JSON.stringify(id)}`);
+      return this.registry.get(id.trim());
+    });
   }
 
   /** What is drawn besides the tree: bark texture, background (sky and ground), shadows. */
@@ -492,13 +858,13 @@ export class Sandbox {
     this.displayState = { ...d };
     this.env.setBackground(d.background);
     this.env.setShadows(d.shadows);
-    this.view?.setBarkTexture(d.barkTexture);
+    for (const v of this.methodViews) v.tree.setBarkTexture(d.barkTexture);
   }
 
   setRenderMode(mode: RenderMode): void {
     if (!RENDER_MODES.includes(mode)) throw new RangeError(`render mode must be one of ${RENDER_MODES.join(", ")}; got ${JSON.stringify(mode)}`);
     this.mode = mode;
-    this.view?.setRenderMode(mode);
+    for (const v of this.methodViews) v.tree.setRenderMode(mode);
     this.changed();
   }
 
@@ -527,7 +893,8 @@ export class Sandbox {
       pause: () => this.pause(),
       resume: () => this.resume(),
       step: (frames: number) => this.step(frames),
-      probe: () => Array.from(this.animator?.probe() ?? []),
+      probe: () => Array.from(this.methodViews[0]?.animator?.probe() ?? []),
+      views: () => this.views(),
       stats: () => this.stats(),
       record: (opts: RecordOptions) => this.record(opts),
       windPreset: (id: string) => this.setWindPreset(id),
@@ -627,10 +994,12 @@ export class Sandbox {
    * the picked vertex's branch index; -1 when the point misses the tree.
    */
   branchAt(x: number, y: number): number {
-    const view = this.view;
-    if (!view) return -1;
+    // The view under the point, picked with its own camera (every view shows the same tree).
+    const camera = this.cameraAt(x, y);
+    const view = this.methodViews.find((v) => v.stage.camera === camera)?.tree;
+    if (!view || !camera) return -1;
     const meshes = new Set<AbstractMesh>(view.displayedMeshes());
-    const hit = this.scene.pick(x, y, (m) => meshes.has(m));
+    const hit = this.scene.pick(x, y, (m) => meshes.has(m), false, camera);
     if (!hit?.hit || !hit.pickedMesh || hit.faceId < 0) return -1;
     const mesh = hit.pickedMesh as Mesh;
     const indices = mesh.getIndices();
@@ -639,18 +1008,50 @@ export class Sandbox {
     return Math.round(branch[indices[3 * hit.faceId]]);
   }
 
-  /** One id: single view. (2 to 4 ids, side by side, arrive with the compare views of issue 8.) */
+  /**
+   * One id: a single view. 2 to 4 ids: side by side (issue 8, item 1), the same tree, wind, seed
+   * and clock, cameras linked. Restarts the clock at t = 0 from rest.
+   */
   async use(ids: string | string[]): Promise<void> {
     try {
-      const list = typeof ids === "string" ? [ids] : ids;
-      if (!Array.isArray(list) || list.length < 1 || list.length > 4) throw new RangeError("use() takes one method id, or 2 to 4 for side-by-side comparison");
-      const providers = list.map((id) => this.registry.get(id));
-      if (providers.length > 1) throw new RangeError("Side-by-side comparison of 2 to 4 methods is not built yet (issue 8); pass one method id");
-      this.switchTo(providers[0]);
+      const providers = this.checkMethods(ids);
+      if (providers.length !== this.methodViews.length) this.focus = 0;
+      this.switchTo(providers);
     } catch (e) {
       this.reportError(messageOf(e));
       throw e;
     }
+  }
+
+  /** Adds a view (the first method not on show); the new view gets the panel's focus. */
+  async addView(id?: string): Promise<void> {
+    const ids = this.methodIds;
+    const next = id ?? this.registry.ids().find((m) => !ids.includes(m) && m !== "rest") ?? ids[0];
+    await this.use([...ids, next]);
+    this.focus = ids.length;
+    this.changed();
+  }
+
+  /** Removes view k (at least one stays). */
+  removeView(k: number): Promise<void> {
+    const ids = this.methodIds;
+    if (ids.length < 2) return Promise.reject(this.refuse(new RangeError("the last view cannot be removed; pick another method instead")));
+    if (!(Number.isInteger(k) && k >= 0 && k < ids.length)) return Promise.reject(this.refuse(new RangeError(`view must be from 0 to ${ids.length - 1}; got ${k}`)));
+    ids.splice(k, 1);
+    this.focus = Math.min(this.focus > k ? this.focus - 1 : this.focus, ids.length - 1);
+    return this.use(ids);
+  }
+
+  /** Shows the focused view's method as `id`, keeping the others. */
+  setFocusedMethod(id: string): Promise<void> {
+    const ids = this.methodIds;
+    ids[this.focus] = id;
+    return this.use(ids);
+  }
+
+  private refuse(e: Error): Error {
+    this.reportError(e.message);
+    return e;
   }
 
   getParams(id: string): Params {
@@ -668,10 +1069,12 @@ export class Sandbox {
   setParams(id: string, patch: Record<string, unknown>): void {
     const p = this.registry.get(id);
     const valid = validatePatch(id, p.params, patch);
-    // The method first: a value it refuses is shown and not kept (in the URL, for the next start).
-    if (this.animator && this.provider.id === id) {
+    // The method first (in every view that shows it): a value it refuses is shown and not kept
+    // (in the URL, for the next start).
+    for (const v of this.methodViews) {
+      if (!v.animator || v.provider.id !== id) continue;
       try {
-        this.animator.setParams(valid);
+        v.animator.setParams(valid);
       } catch (e) {
         this.reportError(`${p.label} refused ${JSON.stringify(valid)}: ${messageOf(e)}`);
         throw e;
@@ -727,6 +1130,7 @@ export class Sandbox {
     this.scene.render();
   }
 
+  /** Frame and update times (all views), vertices and state of the focused view, errors, notes. */
   stats(): SandboxStats {
     const a = this.animator?.stats();
     return {
@@ -734,15 +1138,15 @@ export class Sandbox {
       frameMs: round3(this.frameMsAvg),
       animatorMs: round3(this.animatorMsAvg),
       vertices: this.shownVertices(),
-      nonFinite: a?.nonFinite ?? false,
+      nonFinite: this.methodViews.some((v) => v.animator?.stats().nonFinite ?? false),
       errors: [...this.errorLog],
       notes: a?.notes ? [...a.notes] : [],
     };
   }
 
-  /** Vertices of the bark and leaves on show (a method that draws its own skins may have more than the tree's own meshes). */
+  /** Vertices of the bark and leaves on show in the focused view (a method that draws its own skins may have more than the tree's own meshes). */
   private shownVertices(): number {
-    const v = this.view;
+    const v = this.methodViews[this.focus]?.tree;
     if (!v) return 0;
     let n = 0;
     for (const role of ["bark", "leaves"] as const) n += v.displayed(role)?.getTotalVertices() ?? 0;
@@ -762,9 +1166,9 @@ export class Sandbox {
   }
 
   projectToScreen(xyz: number[]): number[] {
-    const engine = this.engine;
-    const vp = this.env.camera.viewport.toGlobal(engine.getRenderWidth(), engine.getRenderHeight());
-    const m = this.scene.getTransformMatrix();
+    const engine = this.engine, camera = this.env.camera;
+    const vp = camera.viewport.toGlobal(engine.getRenderWidth(), engine.getRenderHeight());
+    const m = camera.getViewMatrix().multiply(camera.getProjectionMatrix());
     const canvas = engine.getRenderingCanvas()!;
     const rect = canvas.getBoundingClientRect();
     const sx = rect.width / engine.getRenderWidth(), sy = rect.height / engine.getRenderHeight();
@@ -788,9 +1192,10 @@ export class Sandbox {
     if (this.hashTimer) clearTimeout(this.hashTimer);
     this.hashTimer = setTimeout(() => {
       this.hashTimer = null;
-      const params: Record<string, Params> = { [this.provider.id]: this.paramValues.get(this.provider.id)! };
+      const params: Record<string, Params> = {};
+      for (const p of this.providers) params[p.id] = this.paramValues.get(p.id)!;
       const hash = formatHash({
-        tree: this.source.name, depth: this.source.depth, taper: this.taperValue, method: this.provider.id, mode: this.mode, wind: this.windField.settings(),
+        tree: this.source.name, depth: this.source.depth, taper: this.taperValue, method: this.methodIds.join(","), mode: this.mode, wind: this.windField.settings(),
         timeline: this.timeline ? formatTimeline(this.timeline) : undefined, display: this.displayState, params,
       });
       window.history.replaceState(null, "", hash);

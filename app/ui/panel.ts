@@ -18,7 +18,8 @@ import { Button } from "@babylonjs/gui/2D/controls/button";
 import { ScrollViewer } from "@babylonjs/gui/2D/controls/scrollViewers/scrollViewer";
 import { PointerEventTypes } from "@babylonjs/core/Events/pointerEvents";
 import { numberParam, type NumberParam, type ParamDecl } from "../math/params";
-import { CUSTOM_TREE, DEPTH_SLIDER_MAX, type DisplaySettings, type Sandbox } from "../sandbox/sandbox";
+import { CUSTOM_TREE, DEPTH_SLIDER_MAX, GUI_LAYER, type DisplaySettings, type Sandbox } from "../sandbox/sandbox";
+import { MAX_VIEWS } from "../sandbox/compare-layout";
 import { RENDER_MODE_LABELS, RENDER_MODES, type RenderMode } from "../sandbox/tree-view";
 import { TAPER_PARAM } from "../tree/taper";
 import { TREE_PRESETS } from "../lsystem/presets";
@@ -102,6 +103,9 @@ export class Panel {
 
   constructor(private readonly sandbox: Sandbox, options: PanelOptions = {}) {
     this.ui = AdvancedDynamicTexture.CreateFullscreenUI("panel", true, sandbox.scene);
+    // Drawn once, over the whole canvas, by the sandbox's GUI camera (not once per compare view).
+    if (this.ui.layer) this.ui.layer.layerMask = GUI_LAYER;
+    sandbox.setViewInset(PANEL_WIDTH);
     this.frame = new Rectangle("panel-frame");
     this.frame.width = `${PANEL_WIDTH}px`;
     this.frame.height = "100%";
@@ -171,7 +175,11 @@ export class Panel {
     this.named.set("error", this.errorBox);
 
     this.section("Method");
-    this.choice("method", () => sandbox.registry.list().map((p) => ({ value: p.id, label: p.label })), () => sandbox.methodId, (id) => this.guard(() => sandbox.use(id)));
+    this.choice("method", () => sandbox.registry.list().map((p) => ({ value: p.id, label: p.label })), () => sandbox.methodId, (id) => this.guard(() => sandbox.setFocusedMethod(id)));
+    // Issue 8, item 1: 2 to 4 methods side by side. The method row above picks the focused view's.
+    this.compareStack = new StackPanel("compare-views");
+    this.compareStack.width = "100%";
+    this.stack.addControl(this.compareStack);
 
     // Habel 2009 Fig. 11: a clicked branch, its properties and its own stiffness and damping.
     this.branchStack = new StackPanel("branch-section");
@@ -296,10 +304,40 @@ export class Panel {
   /** Whether the panel is drawn on the canvas at all (a video leaves it out). */
   setDrawn(drawn: boolean): void {
     if (this.ui.layer) this.ui.layer.isEnabled = drawn;
+    this.drawn = drawn;
+    this.sandbox.setViewInset(this.drawn && this.frame.isVisible ? PANEL_WIDTH : 0);
   }
+  private drawn = true;
 
   toggle(visible = !this.frame.isVisible): void {
     this.frame.isVisible = visible;
+    this.sandbox.setViewInset(this.drawn && visible ? PANEL_WIDTH : 0);
+  }
+
+  private readonly compareStack: StackPanel;
+  /** The views and the focus the compare rows were built for. */
+  private compareFor = "";
+
+  /**
+   * The compare rows: one button per view (method; the focused one highlighted: the method row,
+   * parameters, branch and commands are its), "Add a view", and "Remove view N".
+   */
+  private buildCompareSection(): void {
+    const sb = this.sandbox, ids = sb.methodIds, focus = sb.focusedView;
+    const key = `${ids.join(",")}#${focus}`;
+    if (key === this.compareFor) return;
+    this.compareFor = key;
+    for (const c of [...this.compareStack.children]) {
+      this.forget(c);
+      c.dispose();
+    }
+    if (ids.length > 1) {
+      this.text(`Side by side: ${ids.length} views (click one to edit it)`, 12, MUTED, 22, this.compareStack);
+      const label = (id: string) => sb.registry.get(id).label;
+      this.choice("compare.view", () => ids.map((id, k) => ({ value: String(k), label: `View ${k + 1}: ${label(id)}` })), () => String(sb.focusedView), (k) => this.guard(() => sb.focusView(Number(k))), this.compareStack);
+    }
+    if (ids.length < MAX_VIEWS) this.button("compare.add", ids.length === 1 ? "Compare: add a view side by side" : "Add a view", () => this.guard(() => sb.addView()), this.compareStack);
+    if (ids.length > 1) this.button("compare.remove", `Remove view ${focus + 1}`, () => this.guard(() => sb.removeView(sb.focusedView)), this.compareStack);
   }
 
   get visible(): boolean {
@@ -502,6 +540,7 @@ export class Panel {
   private sync(): void {
     this.syncing = true;
     try {
+      this.buildCompareSection();
       if (this.methodParamsFor !== this.sandbox.methodId) this.buildMethodParams();
       this.buildTimelineEditor();
       const branchKey = `${this.sandbox.methodId}#${this.sandbox.selectedBranch}`;

@@ -6,10 +6,12 @@
  * marked. Drawn on a canvas of its own over the view's corner, a few times a second.
  */
 import { PointerEventTypes } from "@babylonjs/core/Events/pointerEvents";
-import type { Sandbox } from "../sandbox/sandbox";
+import type { PlotData, Sandbox } from "../sandbox/sandbox";
 import { simiuScanlan, welch } from "../math/spectra";
 
 const W = 440, H = 300, REDRAW_EVERY = 15;
+/** One colour per compare view, in view order. */
+const VIEW_COLOURS = ["#e0a040", "#5aa0ff", "#e060c0", "#60d0b0"];
 
 export class Plots {
   private readonly g: CanvasRenderingContext2D;
@@ -58,25 +60,36 @@ export class Plots {
     g.fillRect(0, 0, W, H);
     g.font = "12px sans-serif";
     g.fillStyle = "#f2f2ee";
-    g.fillText(`Tip of branch ${d.branch} (click a branch to plot another): ${this.sandbox.methodId}`, 10, 16);
-    this.series(d.along, d.across, d.fs, 10, 26, W - 20, 110);
-    this.spectrum(d.along, d.fs, d.meanSpeed, d.resonanceHz, 10, 160, W - 20, 130);
+    const single = d.views.length === 1;
+    g.fillText(`Tip of branch ${d.branch} (click a branch to plot another)${single ? `: ${d.views[0].id}` : ""}`, 10, 16);
+    this.series(d, 10, 26, W - 20, 110);
+    this.spectrum(d, 10, 160, W - 20, 130);
   }
 
-  /** Displacement over the last 10 s: along the wind (orange) and across it (blue), shared axes. */
-  private series(along: Float32Array, across: Float32Array, fs: number, x0: number, y0: number, w: number, h: number): void {
-    const g = this.g, n = along.length, span = 10;
+  /** Colours of the views' lines (single view: along orange, across blue, as before). */
+  private colours(d: PlotData, k: number): { along: string; across: string } {
+    return d.views.length === 1 ? { along: "#e0a040", across: "#5aa0ff" } : { along: VIEW_COLOURS[k], across: VIEW_COLOURS[k] };
+  }
+
+  /**
+   * Displacement over the last 10 s on shared axes: along the wind (solid) and across it (blue,
+   * or dashed in the view's colour when several views are compared).
+   */
+  private series(d: PlotData, x0: number, y0: number, w: number, h: number): void {
+    const g = this.g, span = 10, fs = d.fs;
     let m = 0.01;
-    for (let i = 0; i < n; i++) m = Math.max(m, Math.abs(along[i]), Math.abs(across[i]));
+    for (const v of d.views) for (let i = 0; i < v.along.length; i++) m = Math.max(m, Math.abs(v.along[i]), Math.abs(v.across[i]));
     this.axes(x0, y0, w, h);
     g.strokeStyle = "#666";
     g.beginPath();
     g.moveTo(x0, y0 + h / 2);
     g.lineTo(x0 + w, y0 + h / 2);
     g.stroke();
-    const line = (v: Float32Array, color: string) => {
+    const line = (v: Float32Array, color: string, dashed: boolean) => {
+      const n = v.length;
       g.strokeStyle = color;
-      g.lineWidth = 1.5;
+      g.lineWidth = dashed ? 1 : 1.5;
+      g.setLineDash(dashed ? [3, 3] : []);
       g.beginPath();
       for (let i = 0; i < n; i++) {
         const x = x0 + w - ((n - 1 - i) / fs / span) * w, y = y0 + h / 2 - (v[i] / m) * (h / 2 - 4);
@@ -84,80 +97,108 @@ export class Plots {
         else g.lineTo(x, y);
       }
       g.stroke();
+      g.setLineDash([]);
     };
-    line(across, "#5aa0ff");
-    line(along, "#e0a040");
+    const single = d.views.length === 1;
+    d.views.forEach((v, k) => line(v.across, this.colours(d, k).across, !single));
+    d.views.forEach((v, k) => line(v.along, this.colours(d, k).along, false));
     g.fillStyle = "#ccc";
     g.fillText(`±${m.toFixed(2)} m`, x0 + 4, y0 + 12);
     g.fillText("last 10 s", x0 + w - 56, y0 + h - 4);
-    g.fillStyle = "#e0a040";
-    g.fillText("along the wind", x0 + 90, y0 + 12);
-    g.fillStyle = "#5aa0ff";
-    g.fillText("across", x0 + 190, y0 + 12);
+    if (single) {
+      g.fillStyle = "#e0a040";
+      g.fillText("along the wind", x0 + 90, y0 + 12);
+      g.fillStyle = "#5aa0ff";
+      g.fillText("across", x0 + 190, y0 + 12);
+    } else {
+      g.fillText("along the wind: solid, across: dashed", x0 + 70, y0 + 12);
+      // The legend: one colour per view.
+      let x = x0 + 4;
+      d.views.forEach((v, k) => {
+        g.fillStyle = VIEW_COLOURS[k];
+        const t = `${k + 1} ${v.id}`;
+        g.fillText(t, x, y0 + h - 4);
+        x += g.measureText(t).width + 12;
+      });
+    }
   }
 
-  /** Power spectrum of the along-wind displacement (log-log), the wind's spectrum, the resonance. */
-  private spectrum(along: Float32Array, fs: number, meanSpeed: number, resonanceHz: number | null, x0: number, y0: number, w: number, h: number): void {
-    const g = this.g;
+  /**
+   * Power spectrum (Welch, log-log) of the along-wind displacement in every view, the wind's
+   * spectrum, and each method's resonance where it has one.
+   */
+  private spectrum(d: PlotData, x0: number, y0: number, w: number, h: number): void {
+    const g = this.g, fs = d.fs;
     this.axes(x0, y0, w, h);
     g.fillStyle = "#ccc";
-    if (along.length < 256) {
+    const shortest = Math.min(...d.views.map((v) => v.along.length));
+    if (!(shortest >= 256)) {
       g.fillText(`spectrum after ${(256 / fs).toFixed(1)} s of motion`, x0 + 8, y0 + h / 2);
       return;
     }
-    const s = welch(along, fs, 256);
+    const spectra = d.views.map((v) => welch(v.along, fs, 256));
     const fMin = 0.1, fMax = 10;
     let top = -Infinity, bottom = Infinity;
-    for (let i = 1; i < s.f.length; i++) {
-      if (s.f[i] < fMin || s.f[i] > fMax || !(s.psd[i] > 0)) continue;
-      top = Math.max(top, Math.log10(s.psd[i]));
-      bottom = Math.min(bottom, Math.log10(s.psd[i]));
+    for (const s of spectra) {
+      for (let i = 1; i < s.f.length; i++) {
+        if (s.f[i] < fMin || s.f[i] > fMax || !(s.psd[i] > 0)) continue;
+        top = Math.max(top, Math.log10(s.psd[i]));
+        bottom = Math.min(bottom, Math.log10(s.psd[i]));
+      }
     }
     if (!Number.isFinite(top)) return;
     bottom = Math.max(bottom, top - 8);
     const X = (f: number) => x0 + ((Math.log10(f) - Math.log10(fMin)) / (Math.log10(fMax) - Math.log10(fMin))) * w;
     const Y = (lp: number) => y0 + h - ((lp - bottom) / Math.max(1e-6, top - bottom)) * (h - 16) - 2;
-    // The wind's spectrum, scaled to the tip's at the lowest frequency shown.
-    if (meanSpeed > 0) {
+    // The wind's spectrum, scaled to the first view's tip at the lowest frequency shown.
+    const s0 = spectra[0];
+    if (d.meanSpeed > 0) {
       let i0 = 1;
-      while (i0 < s.f.length - 1 && s.f[i0] < fMin) i0++;
-      const scale = Math.log10(s.psd[i0] || 1e-12) - Math.log10(simiuScanlan(s.f[i0], meanSpeed));
+      while (i0 < s0.f.length - 1 && s0.f[i0] < fMin) i0++;
+      const scale = Math.log10(s0.psd[i0] || 1e-12) - Math.log10(simiuScanlan(s0.f[i0], d.meanSpeed));
       g.strokeStyle = "#6fbf60";
       g.setLineDash([4, 3]);
       g.beginPath();
       for (let k = 0; k <= 60; k++) {
-        const f = fMin * Math.pow(fMax / fMin, k / 60), lp = Math.log10(simiuScanlan(f, meanSpeed)) + scale;
+        const f = fMin * Math.pow(fMax / fMin, k / 60), lp = Math.log10(simiuScanlan(f, d.meanSpeed)) + scale;
         if (k === 0) g.moveTo(X(f), Y(Math.max(bottom, lp)));
         else g.lineTo(X(f), Y(Math.max(bottom, lp)));
       }
       g.stroke();
       g.setLineDash([]);
     }
-    g.strokeStyle = "#e0a040";
-    g.lineWidth = 1.5;
-    g.beginPath();
-    let first = true;
-    for (let i = 1; i < s.f.length; i++) {
-      if (s.f[i] < fMin || s.f[i] > fMax || !(s.psd[i] > 0)) continue;
-      const x = X(s.f[i]), y = Y(Math.max(bottom, Math.log10(s.psd[i])));
-      if (first) g.moveTo(x, y);
-      else g.lineTo(x, y);
-      first = false;
-    }
-    g.stroke();
-    if (resonanceHz !== null && resonanceHz >= fMin && resonanceHz <= fMax) {
-      g.strokeStyle = "#ff6a5a";
+    spectra.forEach((s, k) => {
+      g.strokeStyle = this.colours(d, k).along;
+      g.lineWidth = 1.5;
       g.beginPath();
-      g.moveTo(X(resonanceHz), y0);
-      g.lineTo(X(resonanceHz), y0 + h);
+      let first = true;
+      for (let i = 1; i < s.f.length; i++) {
+        if (s.f[i] < fMin || s.f[i] > fMax || !(s.psd[i] > 0)) continue;
+        const x = X(s.f[i]), y = Y(Math.max(bottom, Math.log10(s.psd[i])));
+        if (first) g.moveTo(x, y);
+        else g.lineTo(x, y);
+        first = false;
+      }
       g.stroke();
-      g.fillStyle = "#ff6a5a";
-      g.fillText(`f_h ${resonanceHz.toFixed(2)} Hz`, Math.min(X(resonanceHz) + 4, x0 + w - 80), y0 + 28);
-    }
+    });
+    d.views.forEach((v, k) => {
+      const r = v.resonanceHz;
+      if (r === null || r < fMin || r > fMax) return;
+      const c = d.views.length === 1 ? "#ff6a5a" : VIEW_COLOURS[k];
+      g.strokeStyle = c;
+      g.setLineDash([2, 2]);
+      g.beginPath();
+      g.moveTo(X(r), y0);
+      g.lineTo(X(r), y0 + h);
+      g.stroke();
+      g.setLineDash([]);
+      g.fillStyle = c;
+      g.fillText(`f_h ${r.toFixed(2)} Hz`, Math.min(X(r) + 4, x0 + w - 80), y0 + 28 + 14 * k);
+    });
     g.fillStyle = "#ccc";
     g.fillText("0.1 Hz", x0 + 2, y0 + h - 4);
     g.fillText("10 Hz", x0 + w - 36, y0 + h - 4);
-    g.fillStyle = "#e0a040";
+    g.fillStyle = d.views.length === 1 ? "#e0a040" : "#ccc";
     g.fillText("power spectrum (log)", x0 + 4, y0 + 12);
     g.fillStyle = "#6fbf60";
     g.fillText("wind (eq. 14)", x0 + 140, y0 + 12);

@@ -1,0 +1,73 @@
+/**
+ * The compare views' labels (issue 8, item 1): each view's method and its own milliseconds per
+ * frame, at the top left of its cell. On the canvas (a GUI layer of their own), so they are in
+ * the videos too, which leave the panel out.
+ */
+import { AdvancedDynamicTexture } from "@babylonjs/gui/2D/advancedDynamicTexture";
+import { Control } from "@babylonjs/gui/2D/controls/control";
+import { Rectangle } from "@babylonjs/gui/2D/controls/rectangle";
+import { TextBlock } from "@babylonjs/gui/2D/controls/textBlock";
+import { GUI_LAYER, type Sandbox } from "../sandbox/sandbox";
+import { MAX_VIEWS } from "../sandbox/compare-layout";
+
+export class ViewLabels {
+  private readonly ui: AdvancedDynamicTexture;
+  private readonly boxes: { box: Rectangle; text: TextBlock }[] = [];
+
+  constructor(private readonly sandbox: Sandbox) {
+    this.ui = AdvancedDynamicTexture.CreateFullscreenUI("view-labels", true, sandbox.scene);
+    if (this.ui.layer) this.ui.layer.layerMask = GUI_LAYER;
+    for (let k = 0; k < MAX_VIEWS; k++) {
+      const box = new Rectangle(`view-label-${k}`);
+      box.adaptWidthToChildren = true;
+      box.adaptHeightToChildren = true;
+      box.horizontalAlignment = Control.HORIZONTAL_ALIGNMENT_LEFT;
+      box.verticalAlignment = Control.VERTICAL_ALIGNMENT_TOP;
+      box.background = "rgba(20, 24, 20, 0.72)";
+      box.cornerRadius = 3;
+      box.thickness = 0;
+      box.isHitTestVisible = false;
+      box.isVisible = false;
+      const text = new TextBlock(`view-label-text-${k}`, "");
+      text.resizeToFit = true;
+      text.fontSize = 13;
+      text.lineSpacing = "1px";
+      text.color = "#f2f2ee";
+      text.paddingLeft = "8px";
+      text.paddingRight = "8px";
+      text.paddingTop = "3px";
+      text.paddingBottom = "3px";
+      text.textHorizontalAlignment = Control.HORIZONTAL_ALIGNMENT_LEFT;
+      box.addControl(text);
+      this.ui.addControl(box);
+      this.boxes.push({ box, text });
+    }
+    // Every frame: the figures change only on the sandbox's timed frames, so the text rarely does.
+    sandbox.scene.onAfterRenderObservable.add(() => this.refresh());
+    sandbox.addListener({ changed: () => this.refresh(), error: () => undefined });
+  }
+
+  /** What each label says now (for tests): empty when a single view is shown. */
+  texts(): string[] {
+    return this.boxes.filter((b) => b.box.isVisible).map((b) => b.text.text);
+  }
+
+  refresh(): void {
+    const views = this.sandbox.views();
+    const canvas = this.sandbox.engine.getRenderingCanvas();
+    // Cells are in CSS pixels; the GUI's pixels are the canvas's.
+    const scale = canvas && canvas.clientWidth > 0 ? this.sandbox.engine.getRenderWidth() / canvas.clientWidth : 1;
+    for (let k = 0; k < this.boxes.length; k++) {
+      const { box, text } = this.boxes[k], v = views[k];
+      box.isVisible = views.length > 1 && v !== undefined;
+      if (!box.isVisible) continue;
+      const ms = v.frameMs > 0 ? `${v.frameMs.toFixed(1)} ms/frame` : "timing…";
+      const t = `${k + 1}. ${v.label}\n${ms}`;
+      if (text.text !== t) text.text = t;
+      box.left = `${Math.round((v.cell.x + 8) * scale)}px`;
+      box.top = `${Math.round((v.cell.y + 8) * scale)}px`;
+      box.thickness = v.focused ? 2 : 0;
+      box.color = "#e8b84a";
+    }
+  }
+}
