@@ -28,6 +28,9 @@ function debugHooks(sandbox: Sandbox, panel: Panel, files: GrammarFiles, labels:
   return {
     /** What the compare views' labels say now (none for a single view). */
     viewLabels: () => labels.texts(),
+    /** Per view camera: the nodes whose visible tree meshes it draws (each should draw its own view's only). */
+    camerasDraw: () => (sandbox.scene.activeCameras ?? []).filter((c) => c.name !== "gui-camera").map((c) =>
+      [...new Set(sandbox.scene.meshes.filter((m) => m.isEnabled() && m.isVisible && (m.layerMask & c.layerMask) !== 0 && m.parent?.name.startsWith("tree-root")).map((m) => m.parent!.name))]),
     /** Every view camera's orbit (alpha, beta, radius) and viewport: linked cameras agree. */
     cameras: () => (sandbox.scene.activeCameras ?? []).filter((c) => c.name !== "gui-camera").map((c) => {
       const a = c as unknown as { alpha: number; beta: number; radius: number };

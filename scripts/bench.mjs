@@ -3,13 +3,15 @@
 //  1. the jest "bench" project (spec/bench/*.bench.ts; those tests print their own JSON lines);
 //  2. the browser bench (spec/bench/frame-ratio.mjs): the production build in Chromium, panel
 //     hidden, the Habel-scale tree, frame time of a method over "rest", interleaved in one run;
-//     then record.exact.fps (spec/bench/record-fps.mjs), frame-exact video encoding speed.
+//     then compare.4.frame.ratio (four views over one), and record.exact.fps
+//     (spec/bench/record-fps.mjs), frame-exact video encoding speed.
 //
 // Options (after `npm run bench --`):
 //   --methods a,b|all   methods for the frame ratio (default procedural-wind)
 //   --tree NAME         tree preset (default habel)
 //   --steps N --rounds N  steps per measurement (60) and interleaved rounds (3)
-//   --no-jest | --no-browser   skip one part;  --no-record   skip record.exact.fps
+//   --no-jest | --no-browser   skip one part;  --no-record   skip record.exact.fps;
+//   --no-compare   skip compare.4.frame.ratio (four methods side by side over each alone)
 //   --root DIR          serve DIR instead of (building) dist/
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
@@ -18,14 +20,14 @@ import { createInterface } from "node:readline";
 import { build, isStale, stopBuild } from "./build.mjs";
 import { startServer, repoRoot, distDir } from "./serve.mjs";
 import { launchChromium } from "./browser.mjs";
-import { runFrameRatioBench } from "../spec/bench/frame-ratio.mjs";
+import { runCompareBench, runFrameRatioBench } from "../spec/bench/frame-ratio.mjs";
 import { runRecordBench } from "../spec/bench/record-fps.mjs";
 
 const require = createRequire(import.meta.url);
 const note = (s) => process.stderr.write(s + "\n");
 
 function parseArgs(argv) {
-  const o = { methods: ["procedural-wind"], tree: "habel", steps: 60, rounds: 3, jest: true, browser: true, record: true, root: null };
+  const o = { methods: ["procedural-wind"], tree: "habel", steps: 60, rounds: 3, jest: true, browser: true, record: true, compare: true, root: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -41,6 +43,7 @@ function parseArgs(argv) {
     else if (a === "--no-jest") o.jest = false;
     else if (a === "--no-browser") o.browser = false;
     else if (a === "--no-record") o.record = false;
+    else if (a === "--no-compare") o.compare = false;
     else if (a === "--root") o.root = resolve(value());
     else throw new Error(`unknown option ${a}`);
   }
@@ -100,6 +103,7 @@ async function main() {
     browser = await launchChromium({ width: 1280, height: 720 });
     note(`browser bench on ${server.url}`);
     await runFrameRatioBench(browser.page, server.url, { methods: o.methods, tree: o.tree, steps: o.steps, rounds: o.rounds, progress: note });
+    if (o.compare) await runCompareBench(browser.page, server.url, { tree: o.tree, progress: note });
     if (o.record) {
       await runRecordBench(browser.page, server.url, { progress: note });
       await runRecordBench(browser.page, server.url, { tree: "demo", progress: note });

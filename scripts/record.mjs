@@ -5,7 +5,7 @@
 //   npm run record -- --method spectral-beam --preset gale --seconds 10 --fps 30 --out gale.webm
 //
 // Options:
-//   --method ID            the method (default spectral-beam); "a,b,c" for side by side arrives with compare views
+//   --method ID            the method (default spectral-beam); "a,b,c": 2 to 4 methods side by side
 //   --preset NAME          a Beaufort preset: calm, light-breeze, fresh-breeze, strong-breeze, gale, storm
 //   --timeline TEXT        a wind timeline instead, as in the page address: "loop|0,6,0,0.3;10,20,90,0.5"
 //   --tree NAME            a shipped tree (default habel)
@@ -71,7 +71,7 @@ async function main() {
   browser = await launchChromium({ width: o.width, height: o.height });
   const { page, errors } = browser;
   // The timeline goes in the page address, where the page's own parser checks it.
-  const hash = new URLSearchParams({ tree: o.tree, method: o.method.split(",")[0], seed: String(o.seed), ...(o.timeline ? { timeline: o.timeline } : {}) });
+  const hash = new URLSearchParams({ tree: o.tree, method: o.method, seed: String(o.seed), ...(o.timeline ? { timeline: o.timeline } : {}) });
   await page.goto(`${server.url}#${hash}`);
   await page.waitForFunction(() => window.sandbox !== undefined, null, { timeout: 60_000 });
   await page.evaluate(() => window.sandbox.ready);

@@ -179,8 +179,9 @@ export class Sandbox {
   private viewInset = 0;
   private cells: ViewCell[] = [];
   private layoutKey = "";
-  /** Meshes created since the last frame, given their view's layer bit before it is drawn. */
-  private readonly untagged: AbstractMesh[] = [];
+  /** The scene's mesh count when the views' layer bits were last given, and whether a mesh came since. */
+  private meshesTagged = -1;
+  private meshAdded = false;
   private drawFrame = 0;
   private drawT0 = 0;
   private nestedMs = 0;
@@ -220,7 +221,8 @@ export class Sandbox {
     this.guiCamera.layerMask = GUI_LAYER;
     this.scene.activeCameras = [this.env.camera, this.guiCamera];
     this.scene.cameraToUseForPointers = this.env.camera;
-    this.scene.onNewMeshAddedObservable.add((m) => this.untagged.push(m));
+    // Babylon announces a new mesh a tick later; the count catches one made and drawn in one call.
+    this.scene.onNewMeshAddedObservable.add(() => (this.meshAdded = true));
     this.scene.onBeforeRenderObservable.add(() => this.beforeRender());
     this.installViewTiming();
     this.installPointerCamera();
@@ -240,18 +242,23 @@ export class Sandbox {
       c.fov = c0.fov;
       c.target.copyFrom(c0.target);
     }
-    if (this.untagged.length) {
-      for (const m of this.untagged) {
-        if (m.isDisposed()) continue;
-        for (let n = m.parent; n; n = n.parent) {
-          const st = this.stages.find((s) => s.root === n);
-          if (st) {
-            m.layerMask = st.mask;
-            break;
-          }
+    if (this.meshAdded || this.scene.meshes.length !== this.meshesTagged) this.tagMeshes();
+  }
+
+  /** Gives every mesh under a view's node that view's layer bit, so only its camera draws it. */
+  private tagMeshes(): void {
+    this.meshAdded = false;
+    const meshes = this.scene.meshes;
+    this.meshesTagged = meshes.length;
+    for (let i = 0; i < meshes.length; i++) {
+      const m = meshes[i];
+      for (let n = m.parent; n; n = n.parent) {
+        const st = this.stages.find((s) => s.root === n);
+        if (st) {
+          m.layerMask = st.mask;
+          break;
         }
       }
-      this.untagged.length = 0;
     }
   }
 
@@ -806,6 +813,7 @@ export class Sandbox {
       v.animator = this.createAnimator(v);
       v.tree.applyRenderMode();
     }
+    this.tagMeshes();
     this.changed();
   }
 

@@ -4,7 +4,8 @@
 import { openApp, hidePanel } from "../e2e/helpers.mjs";
 
 /**
- * Mean milliseconds per `step(1)` (advance one fixed step and render) under method `id`,
+ * Mean milliseconds per `step(1)` (advance one fixed step and render) under method `id` (or
+ * several ids side by side),
  * after `warmup` untimed steps. Each step ends with a 1-pixel readPixels so the GPU work is
  * inside the measurement, not queued behind it.
  */
@@ -89,4 +90,40 @@ export async function runFrameRatioBench(page, url, { methods = ["procedural-win
     results.push(line);
   }
   return results;
+}
+
+/**
+ * compare.4.frame.ratio (issue 8, item 7): the frame time with four methods side by side over
+ * the mean frame time of the same four methods each alone, interleaved over `rounds` (the
+ * order flips each round). Prints one JSON line.
+ */
+export async function runCompareBench(page, url, { methods = ["spectral-beam", "procedural-wind", "lsystem-particles", "mass-spring"], tree = "habel", steps = 30, rounds = 2, print = (line) => process.stdout.write(line + "\n"), progress = () => {} } = {}) {
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await openApp(page, url, { errors, timeout: 120_000 });
+  await hidePanel(page);
+  await page.evaluate((preset) => window.sandbox.loadTree({ preset }), tree);
+  const quad = [], single = [];
+  for (let r = 0; r < rounds; r++) {
+    progress(`compare: round ${r + 1} of ${rounds}, ${steps} steps each`);
+    const runQuad = async () => quad.push(await timeSteps(page, methods, { steps }));
+    const runSingles = async () => {
+      const ms = [];
+      for (const id of methods) ms.push(await timeSteps(page, id, { steps }));
+      single.push(ms.reduce((a, b) => a + b, 0) / ms.length);
+    };
+    if (r % 2 === 0) {
+      await runSingles();
+      await runQuad();
+    } else {
+      await runQuad();
+      await runSingles();
+    }
+  }
+  await page.evaluate(() => window.sandbox.use("spectral-beam"));
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const line = { bench: "compare.4.frame.ratio", value: round3(mean(quad) / mean(single)), unit: "ratio", fourViewsMs: round3(mean(quad)), oneViewMs: round3(mean(single)), methods, tree, steps, rounds, viewport: page.viewportSize(), target: 4.5 };
+  print(JSON.stringify(line));
+  if (errors.length) throw new Error(`the page reported: ${errors.join("; ")}`);
+  return line;
 }

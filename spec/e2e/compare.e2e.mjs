@@ -61,7 +61,15 @@ test("compare: three methods in three labelled views, same wind and clock, linke
   assert.equal(new Set(views.map((v) => v.id)).size, 3, "three different methods");
   for (const v of views) assert.ok(v.cell.x >= 299, `view ${v.id} is right of the panel`);
   assert.equal(views[2].focused, true, "the view just added is the one the panel edits");
-  await until(() => page.evaluate(() => decodeURIComponent((/method=([^&]*)/.exec(location.hash) ?? [])[1] ?? "") === "spectral-beam,procedural-wind,lsystem-particles"), { message: "the address keeps the views" });
+  await until(() => page.evaluate(() => decodeURIComponent((/method=([^&]*)/.exec(window.location.hash) ?? [])[1] ?? "") === "spectral-beam,procedural-wind,lsystem-particles"), { message: "the address keeps the views" });
+  // Each camera draws its own view's tree only (layer bits), also right after use() in one call.
+  const drawn = await page.evaluate(async () => {
+    await window.sandbox.use(["spectral-beam", "procedural-wind", "lsystem-particles"]);
+    window.sandbox.step(1);
+    return window.sandboxDebug.camerasDraw();
+  });
+  log(`trees each camera draws: ${JSON.stringify(drawn)}`);
+  assert.deepEqual(drawn, [["tree-root"], ["tree-root-1"], ["tree-root-2"]]);
   // The same clock for all: step, then let the labels time a few frames.
   await page.evaluate(() => window.sandbox.step(90));
   await frames(page, 3);

@@ -78,9 +78,9 @@ test("video: real time 2 s gives a WebM that plays at the asked size; the panel'
   assert.deepEqual(errors, []);
 });
 
-test("video: npm run record writes a file that decodes", async ({ page, url, errors, log }) => {
+test("video: npm run record writes a file that decodes (two methods side by side)", async ({ page, url, errors, log }) => {
   const out = join(tmpdir(), `record-e2e-${process.pid}.webm`);
-  const args = ["scripts/record.mjs", "--method", "procedural-wind", "--preset", "storm", "--seconds", "1", "--fps", "12", "--width", "320", "--height", "180", "--tree", "demo", "--out", out];
+  const args = ["scripts/record.mjs", "--method", "procedural-wind,spectral-beam", "--preset", "storm", "--seconds", "1", "--fps", "12", "--width", "320", "--height", "180", "--tree", "demo", "--out", out];
   const run = await new Promise((ok) => {
     const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
     let text = "";
@@ -90,6 +90,7 @@ test("video: npm run record writes a file that decodes", async ({ page, url, err
   });
   log(`node ${args.join(" ")}\n${run.text.trim()}`);
   assert.equal(run.code, 0);
+  assert.match(run.text, /procedural-wind \| spectral-beam · storm/, "the caption names both methods and the preset");
   const bytes = await readFile(out);
   await rm(out, { force: true });
   await openApp(page, url, { errors });
