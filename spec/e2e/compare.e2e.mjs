@@ -62,12 +62,8 @@ test("compare: three methods in three labelled views, same wind and clock, linke
   for (const v of views) assert.ok(v.cell.x >= 299, `view ${v.id} is right of the panel`);
   assert.equal(views[2].focused, true, "the view just added is the one the panel edits");
   await until(() => page.evaluate(() => decodeURIComponent((/method=([^&]*)/.exec(window.location.hash) ?? [])[1] ?? "") === "spectral-beam,procedural-wind,lsystem-particles"), { message: "the address keeps the views" });
-  // Each camera draws its own view's tree only (layer bits), also right after use() in one call.
-  const drawn = await page.evaluate(async () => {
-    await window.sandbox.use(["spectral-beam", "procedural-wind", "lsystem-particles"]);
-    window.sandbox.step(1);
-    return window.sandboxDebug.camerasDraw();
-  });
+  // Each camera draws its own view's tree only (layer bits).
+  const drawn = await page.evaluate(() => window.sandboxDebug.camerasDraw());
   log(`trees each camera draws: ${JSON.stringify(drawn)}`);
   assert.deepEqual(drawn, [["tree-root"], ["tree-root-1"], ["tree-root-2"]]);
   // The same clock for all: step, then let the labels time a few frames.
@@ -137,16 +133,20 @@ test("compare: three methods in three labelled views, same wind and clock, linke
   assert.deepEqual(two, ["procedural-wind", "lsystem-particles"]);
 
   // The API does the same: four views, and the same method twice moves the same (same wind, seed, clock).
-  await page.evaluate(() => window.sandbox.use(["procedural-wind", "procedural-wind", "spectral-beam", "mass-spring"]));
-  const four = await page.evaluate(() => {
-    window.sandbox.step(120);
+  const four = await page.evaluate(async () => {
+    await window.sandbox.use(["procedural-wind", "procedural-wind", "spectral-beam", "mass-spring"]);
+    // Drawn in the same call that made the views: each camera still draws its own tree only.
+    window.sandbox.step(1);
+    const drawn = window.sandboxDebug.camerasDraw();
+    window.sandbox.step(119);
     const d = window.sandboxDebug.plotData();
     let diff = 0;
     for (let i = 0; i < d.views[0].along.length; i++) diff = Math.max(diff, Math.abs(d.views[0].along[i] - d.views[1].along[i]));
-    return { ids: window.sandbox.views().map((v) => v.id), n: d.views[0].along.length, diff, moved: Math.max(...Array.from(d.views[0].along).map(Math.abs)) };
+    return { drawn, ids: window.sandbox.views().map((v) => v.id), n: d.views[0].along.length, diff, moved: Math.max(...Array.from(d.views[0].along).map(Math.abs)) };
   });
   log(`four views: ${JSON.stringify(four)}`);
   assert.equal(four.ids.length, 4);
+  assert.deepEqual(four.drawn, [["tree-root"], ["tree-root-1"], ["tree-root-2"], ["tree-root-3"]], "each camera draws its own view's tree, also in the call that made them");
   assert.ok(four.n === 120 && four.moved > 0.005, "the tips move");
   assert.equal(four.diff, 0, "two views of one method move identically: same wind, seed and clock");
   await frames(page, 3);
