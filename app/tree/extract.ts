@@ -8,6 +8,7 @@
  * Plain TypeScript over typed arrays: no Babylon.
  */
 import { MAX_LEVELS, SkeletonBuilder, type TreeSkeleton } from "./skeleton";
+import { branchWBase } from "./geometry";
 
 /** A triangle mesh: xyz per vertex (metres, +y up, base on the ground) and three indices per triangle. */
 export interface WoodMesh {
@@ -201,6 +202,19 @@ function nearestOnLine(line: Float64Array, px: number, py: number, pz: number, o
   }
 }
 
+/** Arc-length fraction of the point `f` along segment `seg` of polyline `line`, from its start (or its end when `reversed`). */
+function arcFraction(line: Float64Array, seg: number, f: number, reversed: boolean): number {
+  let total = 0, upTo = 0;
+  for (let j = 0; j + 5 < line.length; j += 3) {
+    const l = Math.hypot(line[j + 3] - line[j], line[j + 4] - line[j + 1], line[j + 5] - line[j + 2]);
+    if (j / 3 < seg) upTo += l;
+    else if (j / 3 === seg) upTo += f * l;
+    total += l;
+  }
+  const x = total > 0 ? upTo / total : 0;
+  return reversed ? 1 - x : x;
+}
+
 /**
  * The branch hierarchy of wood made of separate parts. The trunk is the part reaching lowest;
  * then, nearest first, each part joins the wood already placed at the end of its centre line
@@ -300,9 +314,9 @@ export function extractFromParts(mesh: WoodMesh): PartsHierarchy {
       parentBranch.push(-1);
     } else {
       const q = parentOf[p], qb = branchOfPart[q], ql = lines[q];
-      // Where along the parent (its own base-to-tip order), as a fraction of its nodes' arc length.
+      // Where along the parent (its own base-to-tip order), as a fraction of its arc length.
       const qn = ql.radii.length, fromBase = baseEnd[q] === 0 ? seg[p] + segF[p] : qn - 1 - (seg[p] + segF[p]);
-      const x = qn > 1 ? fromBase / (qn - 1) : 0;
+      const x = arcFraction(ql.nodes, seg[p], segF[p], baseEnd[q] === 1);
       const originNode = Math.round(fromBase);
       let parent = qb, at = x;
       while (parent >= 0 && level[parent] + 1 >= MAX_LEVELS) {
@@ -323,4 +337,57 @@ export function extractFromParts(mesh: WoodMesh): PartsHierarchy {
   const vertexBranch = new Int32Array(partOfVertex.length);
   for (let i = 0; i < vertexBranch.length; i++) vertexBranch[i] = branchOfPart[partOfVertex[i]];
   return { skeleton: builder.build(), vertexBranch, parts: count };
+}
+
+/** The per-vertex binding every method reads (tree/geometry.ts, BINDING_ATTRIBUTES), for a model's own vertices. */
+export interface VertexBinding {
+  branchIndex: Float32Array;
+  /** 4 per vertex: Habel 2009 §3's w-vector. */
+  wVector: Float32Array;
+  /** 4 per vertex: the two nearest centre-line nodes of the vertex's branch (then 0, 0). */
+  skinNodes: Float32Array;
+  /** 4 per vertex, summing to 1. */
+  skinWeights: Float32Array;
+}
+
+/**
+ * Binds a model's own vertices to a skeleton (issue 7, item 4): each vertex to the nearest point
+ * on its branch's centre line (`vertexBranch`), giving its w-vector (its x along the branch at
+ * its level, the attachment positions of its ancestors below; Habel 2009 §3) and skinning weights
+ * between the segment's two nodes.
+ */
+export function bindVertices(s: TreeSkeleton, positions: Float32Array, vertexBranch: Int32Array): VertexBinding {
+  const n = vertexBranch.length;
+  if (positions.length !== 3 * n) throw new RangeError(`binding needs xyz for each of the ${n} vertices; got ${positions.length} coordinates`);
+  const branchIndex = new Float32Array(n), wVector = new Float32Array(4 * n), skinNodes = new Float32Array(4 * n), skinWeights = new Float32Array(4 * n);
+  const base = branchWBase(s);
+  for (let i = 0; i < n; i++) {
+    const b = vertexBranch[i];
+    if (!(b >= 0 && b < s.branchCount)) throw new RangeError(`vertex ${i} is on branch ${b}; the skeleton has ${s.branchCount}`);
+    const px = positions[3 * i], py = positions[3 * i + 1], pz = positions[3 * i + 2];
+    const first = s.branchFirstNode[b], count = s.branchNodeCount[b];
+    let bestD = Infinity, bestJ = first, bestF = 0;
+    for (let j = first; j < first + count - 1; j++) {
+      const ax = s.nodePosition[3 * j], ay = s.nodePosition[3 * j + 1], az = s.nodePosition[3 * j + 2];
+      const ex = s.nodePosition[3 * j + 3] - ax, ey = s.nodePosition[3 * j + 4] - ay, ez = s.nodePosition[3 * j + 5] - az;
+      const ll = ex * ex + ey * ey + ez * ez;
+      const f = ll > 0 ? Math.min(1, Math.max(0, ((px - ax) * ex + (py - ay) * ey + (pz - az) * ez) / ll)) : 0;
+      const dx = ax + f * ex - px, dy = ay + f * ey - py, dz = az + f * ez - pz;
+      const d = dx * dx + dy * dy + dz * dz;
+      if (d < bestD) {
+        bestD = d;
+        bestJ = j;
+        bestF = f;
+      }
+    }
+    branchIndex[i] = b;
+    for (let c = 0; c < 4; c++) wVector[4 * i + c] = base[4 * b + c];
+    const level = s.branchLevel[b];
+    if (level < 4) wVector[4 * i + level] = s.nodeX[bestJ] + bestF * (s.nodeX[bestJ + 1] - s.nodeX[bestJ]);
+    skinNodes[4 * i] = bestJ;
+    skinNodes[4 * i + 1] = bestJ + 1;
+    skinWeights[4 * i] = 1 - bestF;
+    skinWeights[4 * i + 1] = bestF;
+  }
+  return { branchIndex, wVector, skinNodes, skinWeights };
 }

@@ -2,7 +2,7 @@
 // (one tube per branch, as buildTreeGeometry makes it), read back into a hierarchy and compared
 // with the original: branch count within 10%, the same number of levels, the right parent for at
 // least 90% of the branches.
-import { extractFromParts, meshParts } from "../../app/tree/extract";
+import { bindVertices, extractFromParts, meshParts } from "../../app/tree/extract";
 import { buildTreeGeometry } from "../../app/tree/geometry";
 import { grammarToSkeleton } from "../../app/lsystem/lsystem";
 import { TREE_PRESETS } from "../../app/lsystem/presets";
@@ -31,7 +31,7 @@ function roundTrip(s: TreeSkeleton) {
   for (const [b, m] of votes) original[b] = [...m.entries()].sort((a, c) => c[1] - a[1])[0][0];
   let right = 0;
   for (let b = 1; b < e.branchCount; b++) if (original[e.branchParent[b]] === s.branchParent[original[b]]) right++;
-  return { extracted: e, parts: ex.parts, rightParents: right / Math.max(1, e.branchCount - 1), original };
+  return { extracted: e, parts: ex.parts, rightParents: right / Math.max(1, e.branchCount - 1), original, bark, vertexBranch: ex.vertexBranch };
 }
 
 describe("branch hierarchy from separate parts (issue 7)", () => {
@@ -64,6 +64,33 @@ describe("branch hierarchy from separate parts (issue 7)", () => {
       }
     });
   }
+
+  it("binds the model's own vertices: branch, w-vector and skinning weights as the original geometry had them", () => {
+    const s = preset("demo");
+    const r = roundTrip(s), e = r.extracted, bark = r.bark;
+    const bind = bindVertices(e, bark.positions, r.vertexBranch);
+    let compared = 0, close = 0;
+    for (let i = 0; i < r.vertexBranch.length; i++) {
+      const b = r.vertexBranch[i], o = r.original[b];
+      expect(bind.branchIndex[i]).toBe(b);
+      expect(bind.skinWeights[4 * i] + bind.skinWeights[4 * i + 1]).toBeCloseTo(1, 6);
+      for (const k of [0, 1]) expect(e.nodeBranch[bind.skinNodes[4 * i + k]]).toBe(b);
+      if (e.branchLevel[b] !== s.branchLevel[o]) continue;
+      const level = e.branchLevel[b];
+      compared++;
+      // The vertex's x along its branch, and its ancestors' attachment positions.
+      let ok = true;
+      for (let c = 0; c <= level; c++) if (Math.abs(bind.wVector[4 * i + c] - bark.wVector[4 * i + c]) > 0.1) ok = false;
+      if (ok) close++;
+    }
+    expect(compared).toBeGreaterThan(0.9 * r.vertexBranch.length);
+    expect(close / compared).toBeGreaterThan(0.9);
+  });
+
+  it("refuses to bind a vertex to a branch the skeleton does not have", () => {
+    const s = preset("demo");
+    expect(() => bindVertices(s, new Float32Array(3), Int32Array.of(s.branchCount))).toThrow(/vertex 0 is on branch 49; the skeleton has 49/);
+  });
 
   it("refuses a mesh whose indices point past its vertices", () => {
     expect(() => extractFromParts({ positions: new Float32Array(9), indices: Uint32Array.of(0, 1, 5) })).toThrow(/uses vertex 5, but the mesh has 3/);
