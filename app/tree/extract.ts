@@ -26,6 +26,8 @@ export interface PartsHierarchy {
 
 /** Vertices closer than this fraction of the model's size are one (seams split by UVs or normals). */
 const WELD = 1e-6;
+/** A placed part offers itself as parent to the part ends within this many of its radii (plus 2% of the model). */
+const SEARCH_RADII = 4;
 /** Centre-line nodes per branch at most (the slices along its axis). */
 const MAX_SLICES = 40;
 
@@ -250,14 +252,38 @@ export function extractFromParts(mesh: WoodMesh): PartsHierarchy {
     const x = l[j] + at.f * (l[j + 3] - l[j]) - l[3 * k], y = l[j + 1] + at.f * (l[j + 4] - l[j + 1]) - l[3 * k + 1], z = l[j + 2] + at.f * (l[j + 5] - l[j + 2]) - l[3 * k + 2];
     return Math.hypot(x, y, z) < 2 * radii[k];
   };
-  const place = (p: number) => {
-    placed[p] = 1;
-    attachOrder.push(p);
+  // The parts' ends in a uniform grid: a placed part updates only the ends near it (within
+  // SEARCH_RADII of its radius, or a small share of the model), not every part.
+  let lo = [Infinity, Infinity, Infinity];
+  const hi = [-Infinity, -Infinity, -Infinity];
+  for (const l of lines) {
+    for (let j = 0; j < l.nodes.length; j += 3) {
+      for (let c = 0; c < 3; c++) {
+        lo[c] = Math.min(lo[c], l.nodes[j + c]);
+        hi[c] = Math.max(hi[c], l.nodes[j + c]);
+      }
+    }
+  }
+  lo = lo.map((v) => v - 1e-6);
+  const modelSize = Math.max(1e-6, hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
+  const cell = modelSize / 64;
+  const cellOf = (v: number, c: number) => Math.max(0, Math.min(1023, Math.floor((v - lo[c]) / cell)));
+  const grid = new Map<number, number[]>();
+  for (let q = 0; q < count; q++) {
+    const l = lines[q].nodes;
+    for (let e = 0; e < 2; e++) {
+      const o = e === 0 ? 0 : l.length - 3;
+      const key = cellOf(l[o], 0) + 1024 * (cellOf(l[o + 1], 1) + 1024 * cellOf(l[o + 2], 2));
+      const list = grid.get(key);
+      if (list) list.push(2 * q + e);
+      else grid.set(key, [2 * q + e]);
+    }
+  }
+  const update = (p: number, q: number, e: number) => {
     const line = lines[p].nodes, radii = lines[p].radii;
-    for (let q = 0; q < count; q++) {
-      if (placed[q]) continue;
+    {
       const l = lines[q].nodes, last = l.length - 3;
-      for (let e = 0; e < 2; e++) {
+      {
         const o = e === 0 ? 0 : last;
         nearestOnLine(line, l[o], l[o + 1], l[o + 2], near);
         // Distance in the candidate's radii (under 1: inside it), so a twig starting on a thin
@@ -274,12 +300,41 @@ export function extractFromParts(mesh: WoodMesh): PartsHierarchy {
       }
     }
   };
+  const place = (p: number) => {
+    placed[p] = 1;
+    attachOrder.push(p);
+    const l = lines[p];
+    let maxR = 0;
+    for (let j = 0; j < l.radii.length; j++) maxR = Math.max(maxR, l.radii[j]);
+    const margin = SEARCH_RADII * maxR + 0.02 * modelSize;
+    const a = [Infinity, Infinity, Infinity], z = [-Infinity, -Infinity, -Infinity];
+    for (let j = 0; j < l.nodes.length; j += 3) {
+      for (let c = 0; c < 3; c++) {
+        a[c] = Math.min(a[c], l.nodes[j + c] - margin);
+        z[c] = Math.max(z[c], l.nodes[j + c] + margin);
+      }
+    }
+    for (let iz = cellOf(a[2], 2); iz <= cellOf(z[2], 2); iz++) {
+      for (let iy = cellOf(a[1], 1); iy <= cellOf(z[1], 1); iy++) {
+        for (let ix = cellOf(a[0], 0); ix <= cellOf(z[0], 0); ix++) {
+          const list = grid.get(ix + 1024 * (iy + 1024 * iz));
+          if (!list) continue;
+          for (const end of list) if (!placed[end >> 1]) update(p, end >> 1, end & 1);
+        }
+      }
+    }
+  };
+  /** Every unplaced end against every placed part: for pieces far from everything placed so far. */
+  const updateAll = () => {
+    for (const p of attachOrder) for (let q = 0; q < count; q++) if (!placed[q]) for (let e = 0; e < 2; e++) update(p, q, e);
+  };
   // The trunk's base is its lower end.
   {
     const l = lines[trunk].nodes;
     baseEnd[trunk] = l[1] <= l[l.length - 2] ? 0 : 1;
   }
   place(trunk);
+  let measuredAll = false;
   for (let k = 1; k < count; k++) {
     let pick = -1, end = 0, d = Infinity;
     for (let q = 0; q < count; q++) {
@@ -292,6 +347,15 @@ export function extractFromParts(mesh: WoodMesh): PartsHierarchy {
         }
       }
     }
+    if (pick < 0) {
+      // Nothing unplaced is near the placed wood: measure the far pieces against all of it.
+      if (measuredAll) throw new RangeError(`part ${k} of the wood cannot be placed (its centre line is not finite)`);
+      updateAll();
+      measuredAll = true;
+      k--;
+      continue;
+    }
+    measuredAll = false;
     baseEnd[pick] = end;
     parentOf[pick] = bestParent[2 * pick + end];
     seg[pick] = bestSeg[2 * pick + end];

@@ -92,6 +92,16 @@ describe("branch hierarchy from separate parts (issue 7)", () => {
     expect(() => bindVertices(s, new Float32Array(3), Int32Array.of(s.branchCount))).toThrow(/vertex 0 is on branch 49; the skeleton has 49/);
   });
 
+  it("places a piece far from all the other wood (it still joins the tree)", () => {
+    const s = preset("demo");
+    const bark = buildTreeGeometry(s).bark;
+    const positions = bark.positions.slice();
+    for (let i = 0; i < positions.length / 3; i++) if (Math.round(bark.branchIndex[i]) === 5) positions[3 * i] += 50;
+    const ex = extractFromParts({ positions, indices: bark.indices });
+    expect(ex.skeleton.branchCount).toBe(s.branchCount);
+    expect(ex.skeleton.branchParent.slice(1).every((p) => p >= 0)).toBe(true);
+  });
+
   it("refuses a mesh whose indices point past its vertices", () => {
     expect(() => extractFromParts({ positions: new Float32Array(9), indices: Uint32Array.of(0, 1, 5) })).toThrow(/uses vertex 5, but the mesh has 3/);
   });
