@@ -18,7 +18,7 @@ export interface WoodMesh {
 
 export interface PartsHierarchy {
   skeleton: TreeSkeleton;
-  /** Branch of every vertex of the mesh (the binding's branch index). */
+  /** Branch of every vertex of the mesh (the binding's branch index); -1 for a vertex no triangle uses. */
   vertexBranch: Int32Array;
   /** Parts found (connected pieces of wood), one branch each. */
   parts: number;
@@ -28,14 +28,19 @@ export interface PartsHierarchy {
 const WELD = 1e-6;
 /** A placed part offers itself as parent to the part ends within this many of its radii (plus 2% of the model). */
 const SEARCH_RADII = 4;
+/** A part whose geodesic length is under this many times its length along its axis is straight. */
+const STRAIGHT = 1.2;
+/** A trunk whose thicker third is this much thicker than its thinner third clearly tapers. */
+const TAPER_CLEAR = 0.15;
 /** Centre-line nodes per branch at most (the slices along its axis). */
 const MAX_SLICES = 40;
 
 /**
  * Connected parts of a mesh: vertices joined by a triangle, or at the same position, are one part.
- * Returns the part of every vertex (0 .. count - 1, numbered by first vertex).
+ * Returns the part of every vertex (0 .. count - 1, numbered by first vertex); -1 for a vertex no
+ * triangle uses (a buffer shared with the leaves holds theirs too).
  */
-export function meshParts(mesh: WoodMesh): { count: number; partOfVertex: Int32Array } {
+export function meshParts(mesh: WoodMesh): { count: number; partOfVertex: Int32Array; canon: Int32Array } {
   const { positions, indices } = mesh;
   const n = positions.length / 3;
   if (!Number.isInteger(n) || indices.length % 3 !== 0) throw new RangeError(`a mesh needs xyz per vertex and three indices per triangle; got ${positions.length} coordinates and ${indices.length} indices`);
@@ -52,9 +57,11 @@ export function meshParts(mesh: WoodMesh): { count: number; partOfVertex: Int32A
     const ra = find(a), rb = find(b);
     if (ra !== rb) up[Math.max(ra, rb)] = Math.min(ra, rb);
   };
+  const used = new Uint8Array(n);
   for (let t = 0; t < indices.length; t += 3) {
     const a = indices[t], b = indices[t + 1], c = indices[t + 2];
     if (a >= n || b >= n || c >= n) throw new RangeError(`triangle ${t / 3} uses vertex ${Math.max(a, b, c)}, but the mesh has ${n}`);
+    used[a] = used[b] = used[c] = 1;
     join(a, b);
     join(b, c);
   }
@@ -70,22 +77,32 @@ export function meshParts(mesh: WoodMesh): { count: number; partOfVertex: Int32A
   }
   const q = 1 / Math.max(1e-12, size * WELD);
   const keys = new Array<string>(n);
-  for (let i = 0; i < n; i++) keys[i] = `${Math.round(positions[3 * i] * q)},${Math.round(positions[3 * i + 1] * q)},${Math.round(positions[3 * i + 2] * q)}`;
+  for (let i = 0; i < n; i++) if (used[i]) keys[i] = `${Math.round(positions[3 * i] * q)},${Math.round(positions[3 * i + 1] * q)},${Math.round(positions[3 * i + 2] * q)}`;
   const seen = new Map<string, number>();
+  const canon = new Int32Array(n);
   for (let i = 0; i < n; i++) {
+    canon[i] = i;
+    if (!used[i]) continue;
     const j = seen.get(keys[i]);
     if (j === undefined) seen.set(keys[i], i);
-    else join(i, j);
+    else {
+      join(i, j);
+      canon[i] = j;
+    }
   }
   const partOfVertex = new Int32Array(n);
   const label = new Int32Array(n).fill(-1);
   let count = 0;
   for (let i = 0; i < n; i++) {
+    if (!used[i]) {
+      partOfVertex[i] = -1;
+      continue;
+    }
     const r = find(i);
     if (label[r] < 0) label[r] = count++;
     partOfVertex[i] = label[r];
   }
-  return { count, partOfVertex };
+  return { count, partOfVertex, canon };
 }
 
 /** A part's centre line: nodes (xyz), radii, from one end to the other. */
@@ -96,8 +113,127 @@ interface CentreLine {
   lowY: number;
 }
 
-/** Centre line of the vertices `verts` (indices into positions): slices along the principal axis. */
-function centreLine(positions: Float32Array, verts: Int32Array): CentreLine {
+/**
+ * Vertex adjacency of a mesh over triangle edges (CSR), with vertices at one position merged
+ * into the first of them (`canon`): the graph geodesic distances are measured on.
+ */
+export interface MeshGraph {
+  canon: Int32Array;
+  start: Int32Array;
+  next: Int32Array;
+}
+
+export function meshGraph(mesh: WoodMesh, canon: Int32Array): MeshGraph {
+  const n = canon.length, idx = mesh.indices;
+  const degree = new Int32Array(n + 1);
+  for (let t = 0; t < idx.length; t += 3) {
+    for (let e = 0; e < 3; e++) {
+      degree[canon[idx[t + e]] + 1]++;
+      degree[canon[idx[t + ((e + 1) % 3)]] + 1]++;
+    }
+  }
+  for (let i = 0; i < n; i++) degree[i + 1] += degree[i];
+  const fill = degree.slice(0, n), next = new Int32Array(degree[n]);
+  for (let t = 0; t < idx.length; t += 3) {
+    for (let e = 0; e < 3; e++) {
+      const a = canon[idx[t + e]], b = canon[idx[t + ((e + 1) % 3)]];
+      next[fill[a]++] = b;
+      next[fill[b]++] = a;
+    }
+  }
+  return { canon, start: degree, next };
+}
+
+/** Scratch for geodesic distances, reused across parts (sized to the mesh). */
+export class Geodesic {
+  readonly dist: Float64Array;
+  private readonly heap: Int32Array;
+  private readonly pos: Int32Array;
+  private size = 0;
+  constructor(n: number) {
+    this.dist = new Float64Array(n).fill(Infinity);
+    this.heap = new Int32Array(n);
+    this.pos = new Int32Array(n).fill(-1);
+  }
+  /**
+   * Dijkstra over `g` from the vertices whose `dist` the caller has set (the sources), distances
+   * in `dist` (Infinity where not reached; reset by `clear`).
+   */
+  run(g: MeshGraph, positions: Float32Array, sources: readonly number[]): void {
+    const d = this.dist;
+    for (const v of sources) if (this.pos[v] < 0) this.push(v);
+    while (this.size > 0) {
+      const u = this.pop();
+      for (let k = g.start[u]; k < g.start[u + 1]; k++) {
+        const v = g.next[k];
+        const w = d[u] + Math.hypot(positions[3 * v] - positions[3 * u], positions[3 * v + 1] - positions[3 * u + 1], positions[3 * v + 2] - positions[3 * u + 2]);
+        if (w < d[v]) {
+          d[v] = w;
+          if (this.pos[v] < 0) this.push(v);
+          else this.up(this.pos[v]);
+        }
+      }
+    }
+  }
+  clear(verts: ArrayLike<number>): void {
+    for (let k = 0; k < verts.length; k++) {
+      this.dist[verts[k]] = Infinity;
+      this.pos[verts[k]] = -1;
+    }
+  }
+  private push(v: number): void {
+    this.heap[this.size] = v;
+    this.pos[v] = this.size;
+    this.up(this.size++);
+  }
+  private pop(): number {
+    const top = this.heap[0];
+    this.pos[top] = -2; // settled
+    const last = this.heap[--this.size];
+    if (this.size > 0) {
+      this.heap[0] = last;
+      this.pos[last] = 0;
+      this.down(0);
+    }
+    return top;
+  }
+  private up(i: number): void {
+    const h = this.heap, d = this.dist;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (d[h[p]] <= d[h[i]]) break;
+      this.swap(i, p);
+      i = p;
+    }
+  }
+  private down(i: number): void {
+    const h = this.heap, d = this.dist;
+    for (;;) {
+      const l = 2 * i + 1, r = l + 1;
+      let m = i;
+      if (l < this.size && d[h[l]] < d[h[m]]) m = l;
+      if (r < this.size && d[h[r]] < d[h[m]]) m = r;
+      if (m === i) return;
+      this.swap(i, m);
+      i = m;
+    }
+  }
+  private swap(a: number, b: number): void {
+    const h = this.heap, t = h[a];
+    h[a] = h[b];
+    h[b] = t;
+    this.pos[h[a]] = a;
+    this.pos[h[b]] = b;
+  }
+}
+
+/**
+ * Centre line of one part (its vertices `verts`, merged ones included): the level sets of the
+ * geodesic distance from one end (the rim at an extreme of the part's principal axis) are its
+ * cross-sections, as a tube's rings are, however it bends. Their centres are the nodes, their
+ * mean distance from the local axis the radii.
+ */
+export function centreLine(positions: Float32Array, verts: Int32Array, graph: MeshGraph, geo: Geodesic, fromOtherEnd = false): CentreLine {
   const m = verts.length;
   let cx = 0, cy = 0, cz = 0, lowY = Infinity;
   for (let k = 0; k < m; k++) {
@@ -110,7 +246,7 @@ function centreLine(positions: Float32Array, verts: Int32Array): CentreLine {
   cx /= m;
   cy /= m;
   cz /= m;
-  // Covariance, then its principal eigenvector by power iteration.
+  // The principal axis (power iteration on the covariance): its extreme vertex is an end.
   let xx = 0, xy = 0, xz = 0, yy = 0, yz = 0, zz = 0;
   for (let k = 0; k < m; k++) {
     const i = 3 * verts[k];
@@ -124,36 +260,58 @@ function centreLine(positions: Float32Array, verts: Int32Array): CentreLine {
     if (l === 0) break;
     ax = nx / l; ay = ny / l; az = nz / l;
   }
-  let smin = Infinity, smax = -Infinity;
-  for (let k = 0; k < m; k++) {
-    const i = 3 * verts[k];
-    const s = (positions[i] - cx) * ax + (positions[i + 1] - cy) * ay + (positions[i + 2] - cz) * az;
-    smin = Math.min(smin, s);
-    smax = Math.max(smax, s);
+  // (The eigenvector's sign is arbitrary; `fromOtherEnd` starts from the other extreme.)
+  if (fromOtherEnd) {
+    ax = -ax; ay = -ay; az = -az;
   }
-  const length = Math.max(1e-9, smax - smin);
-  // The spread across the axis sets how many slices the part is worth (about one per diameter).
+  let smin = Infinity;
+  const proj = new Float64Array(m);
+  for (let k = 0; k < m; k++) {
+    const i = verts[k];
+    proj[k] = (positions[3 * i] - cx) * ax + (positions[3 * i + 1] - cy) * ay + (positions[3 * i + 2] - cz) * az;
+    smin = Math.min(smin, proj[k]);
+  }
   let spread = 0;
   for (let k = 0; k < m; k++) {
     const i = 3 * verts[k];
     const dx = positions[i] - cx, dy = positions[i + 1] - cy, dz = positions[i + 2] - cz;
-    const s = dx * ax + dy * ay + dz * az;
-    spread += Math.sqrt(Math.max(0, dx * dx + dy * dy + dz * dz - s * s));
+    spread += Math.sqrt(Math.max(0, dx * dx + dy * dy + dz * dz - proj[k] * proj[k])) / m;
   }
-  spread /= m;
-  const bins = Math.max(2, Math.min(MAX_SLICES, Math.round(length / Math.max(1e-9, 2 * spread))));
-  const sum = new Float64Array(4 * bins);
-  const bin = new Int32Array(m);
+  // The sources: the end's rim (the vertices within a radius of the extreme along the axis), each
+  // starting at its own distance along the axis, so the level sets are cross-sections.
+  const sources: number[] = [];
   for (let k = 0; k < m; k++) {
-    const i = 3 * verts[k];
-    const s = (positions[i] - cx) * ax + (positions[i + 1] - cy) * ay + (positions[i + 2] - cz) * az;
-    const b = Math.min(bins - 1, Math.floor(((s - smin) / length) * bins));
+    if (proj[k] > smin + spread) continue;
+    const c = graph.canon[verts[k]];
+    if (geo.dist[c] === Infinity) sources.push(c);
+    geo.dist[c] = Math.min(geo.dist[c], proj[k] - smin);
+  }
+  geo.run(graph, positions, sources);
+  let G = 0, smax = -Infinity;
+  for (let k = 0; k < m; k++) {
+    const d = geo.dist[graph.canon[verts[k]]];
+    if (Number.isFinite(d)) G = Math.max(G, d);
+    smax = Math.max(smax, proj[k]);
+  }
+  // A nearly straight part is sliced along its axis (exact for a straight tube); a bent one by
+  // the geodesic distance, whose level sets follow it round the bend.
+  const straight = G < STRAIGHT * (smax - smin);
+  if (straight) G = smax - smin;
+  const key = (k: number) => (straight ? proj[k] - smin : geo.dist[graph.canon[verts[k]]]);
+  // Slices about a diameter long: the diameter from the spread about the principal axis (a bent
+  // part's is larger, which only makes fewer slices).
+  const bins = G > 0 ? Math.max(2, Math.min(MAX_SLICES, Math.round(G / Math.max(1e-9, 2 * spread)))) : 1;
+  const sum = new Float64Array(4 * bins), bin = new Int32Array(m);
+  for (let k = 0; k < m; k++) {
+    const i = verts[k], d = key(k);
+    const b = Number.isFinite(d) && G > 0 ? Math.min(bins - 1, Math.floor((d / G) * bins)) : 0;
     bin[k] = b;
-    sum[4 * b] += positions[i];
-    sum[4 * b + 1] += positions[i + 1];
-    sum[4 * b + 2] += positions[i + 2];
+    sum[4 * b] += positions[3 * i];
+    sum[4 * b + 1] += positions[3 * i + 1];
+    sum[4 * b + 2] += positions[3 * i + 2];
     sum[4 * b + 3]++;
   }
+  geo.clear(Array.from(verts, (i) => graph.canon[i]));
   const nodes: number[] = [], counts: number[] = [], idOfBin = new Int32Array(bins).fill(-1);
   for (let b = 0; b < bins; b++) {
     const c = sum[4 * b + 3];
@@ -162,25 +320,45 @@ function centreLine(positions: Float32Array, verts: Int32Array): CentreLine {
     nodes.push(sum[4 * b] / c, sum[4 * b + 1] / c, sum[4 * b + 2] / c);
     counts.push(c);
   }
-  const radii = new Float64Array(counts.length);
+  const nn = counts.length;
+  // The local axis at each node, from its neighbours (the principal axis for a single node).
+  const dir = new Float64Array(3 * nn);
+  for (let j = 0; j < nn; j++) {
+    const a = Math.max(0, j - 1), b = Math.min(nn - 1, j + 1);
+    let dx = nodes[3 * b] - nodes[3 * a], dy = nodes[3 * b + 1] - nodes[3 * a + 1], dz = nodes[3 * b + 2] - nodes[3 * a + 2];
+    let l = Math.hypot(dx, dy, dz);
+    if (!(l > 0)) {
+      dx = ax; dy = ay; dz = az; l = 1;
+    }
+    dir[3 * j] = dx / l; dir[3 * j + 1] = dy / l; dir[3 * j + 2] = dz / l;
+  }
+  const radii = new Float64Array(Math.max(2, nn));
   for (let k = 0; k < m; k++) {
     const i = 3 * verts[k], j = idOfBin[bin[k]];
     const dx = positions[i] - nodes[3 * j], dy = positions[i + 1] - nodes[3 * j + 1], dz = positions[i + 2] - nodes[3 * j + 2];
-    const s = dx * ax + dy * ay + dz * az;
+    const s = straight ? dx * ax + dy * ay + dz * az : dx * dir[3 * j] + dy * dir[3 * j + 1] + dz * dir[3 * j + 2];
     radii[j] += Math.sqrt(Math.max(0, dx * dx + dy * dy + dz * dz - s * s)) / counts[j];
   }
-  // The end slices' centroids sit inside the part: stretch the line to the part's ends along the axis.
-  const last = counts.length - 1;
-  if (last >= 1) {
-    const s0 = (nodes[0] - cx) * ax + (nodes[1] - cy) * ay + (nodes[2] - cz) * az;
-    const s1 = (nodes[3 * last] - cx) * ax + (nodes[3 * last + 1] - cy) * ay + (nodes[3 * last + 2] - cz) * az;
-    const d0 = s0 - smin, d1 = smax - s1;
+  if (nn === 1) {
+    // One cross-section: a short piece along the principal axis through it.
+    const h = Math.max(1e-6, G / 2);
+    const p = [nodes[0], nodes[1], nodes[2]];
+    return { nodes: Float64Array.of(p[0] - h * ax, p[1] - h * ay, p[2] - h * az, p[0] + h * ax, p[1] + h * ay, p[2] + h * az), radii: Float64Array.of(radii[0], radii[0]), lowY };
+  }
+  // The end slices' centres sit inside the part: move them out to its ends (for a straight part
+  // exactly to its extremes along the axis; for a bent one half a slice along the line).
+  const last = nn - 1;
+  if (straight) {
+    const at = (j: number) => (nodes[3 * j] - cx) * ax + (nodes[3 * j + 1] - cy) * ay + (nodes[3 * j + 2] - cz) * az;
+    const d0 = at(0) - smin, d1 = smax - at(last);
     nodes[0] -= d0 * ax; nodes[1] -= d0 * ay; nodes[2] -= d0 * az;
     nodes[3 * last] += d1 * ax; nodes[3 * last + 1] += d1 * ay; nodes[3 * last + 2] += d1 * az;
   } else {
-    nodes.push(nodes[0] + length * ax * 0.5, nodes[1] + length * ay * 0.5, nodes[2] + length * az * 0.5);
-    nodes[0] -= length * ax * 0.5; nodes[1] -= length * ay * 0.5; nodes[2] -= length * az * 0.5;
-    return { nodes: Float64Array.from(nodes), radii: Float64Array.of(radii[0], radii[0]), lowY };
+    const half = G / bins / 2;
+    for (let c = 0; c < 3; c++) {
+      nodes[c] -= half * dir[c];
+      nodes[3 * last + c] += half * dir[3 * last + c];
+    }
   }
   return { nodes: Float64Array.from(nodes), radii, lowY };
 }
@@ -224,16 +402,17 @@ function arcFraction(line: Float64Array, seg: number, f: number, reversed: boole
  * does, with `branchOrigin` the node they physically grow from.
  */
 export function extractFromParts(mesh: WoodMesh): PartsHierarchy {
-  const { count, partOfVertex } = meshParts(mesh);
-  if (count === 0) throw new RangeError("the wood has no vertices");
+  const { count, partOfVertex, canon } = meshParts(mesh);
+  if (count === 0) throw new RangeError("the wood has no triangles");
+  const graph = meshGraph(mesh, canon), geo = new Geodesic(canon.length);
   // Vertices of each part (counting sort).
   const start = new Int32Array(count + 1);
-  for (let i = 0; i < partOfVertex.length; i++) start[partOfVertex[i] + 1]++;
+  for (let i = 0; i < partOfVertex.length; i++) if (partOfVertex[i] >= 0) start[partOfVertex[i] + 1]++;
   for (let p = 0; p < count; p++) start[p + 1] += start[p];
-  const fill = start.slice(0, count), order = new Int32Array(partOfVertex.length);
-  for (let i = 0; i < partOfVertex.length; i++) order[fill[partOfVertex[i]]++] = i;
+  const fill = start.slice(0, count), order = new Int32Array(start[count]);
+  for (let i = 0; i < partOfVertex.length; i++) if (partOfVertex[i] >= 0) order[fill[partOfVertex[i]]++] = i;
   const lines: CentreLine[] = [];
-  for (let p = 0; p < count; p++) lines.push(centreLine(mesh.positions, order.subarray(start[p], start[p + 1])));
+  for (let p = 0; p < count; p++) lines.push(centreLine(mesh.positions, order.subarray(start[p], start[p + 1]), graph, geo));
 
   let trunk = 0;
   for (let p = 1; p < count; p++) if (lines[p].lowY < lines[trunk].lowY) trunk = p;
@@ -399,7 +578,7 @@ export function extractFromParts(mesh: WoodMesh): PartsHierarchy {
     }
   }
   const vertexBranch = new Int32Array(partOfVertex.length);
-  for (let i = 0; i < vertexBranch.length; i++) vertexBranch[i] = branchOfPart[partOfVertex[i]];
+  for (let i = 0; i < vertexBranch.length; i++) vertexBranch[i] = partOfVertex[i] >= 0 ? branchOfPart[partOfVertex[i]] : -1;
   return { skeleton: builder.build(), vertexBranch, parts: count };
 }
 
@@ -418,7 +597,8 @@ export interface VertexBinding {
  * Binds a model's own vertices to a skeleton (issue 7, item 4): each vertex to the nearest point
  * on its branch's centre line (`vertexBranch`), giving its w-vector (its x along the branch at
  * its level, the attachment positions of its ancestors below; Habel 2009 §3) and skinning weights
- * between the segment's two nodes.
+ * between the segment's two nodes. A vertex on branch -1 (used by no triangle of the wood) is left
+ * unbound: branch index -1, zero weights.
  */
 export function bindVertices(s: TreeSkeleton, positions: Float32Array, vertexBranch: Int32Array): VertexBinding {
   const n = vertexBranch.length;
@@ -427,6 +607,10 @@ export function bindVertices(s: TreeSkeleton, positions: Float32Array, vertexBra
   const base = branchWBase(s);
   for (let i = 0; i < n; i++) {
     const b = vertexBranch[i];
+    if (b === -1) {
+      branchIndex[i] = -1; // a vertex no triangle of the wood uses: left unbound
+      continue;
+    }
     if (!(b >= 0 && b < s.branchCount)) throw new RangeError(`vertex ${i} is on branch ${b}; the skeleton has ${s.branchCount}`);
     const px = positions[3 * i], py = positions[3 * i + 1], pz = positions[3 * i + 2];
     const first = s.branchFirstNode[b], count = s.branchNodeCount[b];
@@ -454,4 +638,78 @@ export function bindVertices(s: TreeSkeleton, positions: Float32Array, vertexBra
     skinWeights[4 * i + 1] = bestF;
   }
   return { branchIndex, wVector, skinNodes, skinWeights };
+}
+
+/**
+ * The up axis of a model from its wood in separate parts (issue 7, item 2): the largest part
+ * (by surface) is the trunk, it stands along the up axis, and its base is its thicker end when it
+ * clearly tapers (a conifer's trunk), else the end farther from the rest of the wood (the crown is
+ * above it). Returns the axis (of the six) nearest the trunk's
+ * direction from its base, and how well it is aligned (the cosine); null when there is no wood.
+ */
+export function upFromWood(mesh: WoodMesh): { up: "+y" | "-y" | "+z" | "-z" | "+x" | "-x"; cos: number } | null {
+  const { count, partOfVertex, canon } = meshParts(mesh);
+  if (count === 0) return null;
+  const graph = meshGraph(mesh, canon), geo = new Geodesic(canon.length);
+  // The trunk: the part with the largest surface (a sum over its triangles; radii estimated from
+  // slices can mislead on a bent limb).
+  const area = new Float64Array(count), P = mesh.positions, idx = mesh.indices;
+  for (let t = 0; t < idx.length; t += 3) {
+    const a = 3 * idx[t], b = 3 * idx[t + 1], c = 3 * idx[t + 2];
+    const ux = P[b] - P[a], uy = P[b + 1] - P[a + 1], uz = P[b + 2] - P[a + 2];
+    const vx = P[c] - P[a], vy = P[c + 1] - P[a + 1], vz = P[c + 2] - P[a + 2];
+    area[partOfVertex[idx[t]]] += 0.5 * Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
+  }
+  let largest = 0;
+  for (let q = 1; q < count; q++) if (area[q] > area[largest]) largest = q;
+  const m: number[] = [];
+  for (let i = 0; i < partOfVertex.length; i++) if (partOfVertex[i] === largest) m.push(i);
+  if (m.length < 3) return null;
+  const trunkVerts = Int32Array.from(m);
+  let trunk: CentreLine = centreLine(mesh.positions, trunkVerts, graph, geo);
+  // Measured from both ends and averaged, so the answer does not depend on which end the
+  // slicing started from.
+  {
+    const other = centreLine(mesh.positions, trunkVerts, graph, geo, true);
+    if (other.radii.length === trunk.radii.length) {
+      const n = trunk.radii.length, radii = new Float64Array(n);
+      for (let j = 0; j < n; j++) radii[j] = (trunk.radii[j] + other.radii[n - 1 - j]) / 2;
+      trunk = { ...trunk, radii };
+    }
+  }
+  // Else its base is the end farther from the rest of the wood (the crown is above the trunk).
+  let cx = 0, cy = 0, cz = 0, k = 0;
+  for (let i = 0; i < partOfVertex.length; i++) {
+    if (partOfVertex[i] < 0) continue;
+    cx += mesh.positions[3 * i];
+    cy += mesh.positions[3 * i + 1];
+    cz += mesh.positions[3 * i + 2];
+    k++;
+  }
+  cx /= k;
+  cy /= k;
+  cz /= k;
+  const n = trunk.radii.length, t = trunk.nodes;
+  const far = (j: number) => Math.hypot(t[3 * j] - cx, t[3 * j + 1] - cy, t[3 * j + 2] - cz);
+  // A trunk that clearly tapers says it first: its thicker end is its base.
+  // (The end slices are left out: how an end is closed or cut changes them, not the taper.)
+  const third = Math.max(1, Math.floor(n / 3));
+  let r0 = 0, r1 = 0;
+  for (let j = n > 4 ? 1 : 0; j < (n > 4 ? third + 1 : third); j++) {
+    r0 += trunk.radii[j];
+    r1 += trunk.radii[n - 1 - j];
+  }
+  const tapers = Math.abs(r0 - r1) > TAPER_CLEAR * Math.max(r0, r1);
+  // The direction from its base to its top.
+  const [a, b] = (tapers ? r0 > r1 : far(0) > far(n - 1)) ? [0, n - 1] : [n - 1, 0];
+  const d = [t[3 * b] - t[3 * a], t[3 * b + 1] - t[3 * a + 1], t[3 * b + 2] - t[3 * a + 2]];
+  const len = Math.hypot(d[0], d[1], d[2]);
+  if (!(len > 0)) return null;
+  const axes = [["+x", 0, 1], ["-x", 0, -1], ["+y", 1, 1], ["-y", 1, -1], ["+z", 2, 1], ["-z", 2, -1]] as const;
+  let best: { up: (typeof axes)[number][0]; cos: number } = { up: "+y", cos: -Infinity };
+  for (const [name, c, sign] of axes) {
+    const cos = (sign * d[c]) / len;
+    if (cos > best.cos) best = { up: name, cos };
+  }
+  return best;
 }

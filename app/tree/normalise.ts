@@ -4,9 +4,17 @@
  * the base on the ground at the origin. Plain TypeScript over typed arrays: no Babylon.
  */
 
+import { upFromWood, type WoodMesh } from "./extract";
+
 /** An up axis: the model's axis that points to the sky. */
 export type UpAxis = "+y" | "-y" | "+z" | "-z" | "+x" | "-x";
 export const UP_AXES: readonly UpAxis[] = ["+y", "+z", "-y", "-z", "+x", "-x"];
+/**
+ * The axes detection chooses between: the two conventions tools write (issue 7: "Y-up or Z-up").
+ * Others are the person's to set: a bare tree seen from the side also stands on one piece (the
+ * tip of a branch), and only the leaves tell the crown's side from the foot.
+ */
+export const DETECTED_UP_AXES: readonly UpAxis[] = ["+y", "+z"];
 
 /** Heights (model units) outside this are taken for other units and scaled (issue 7: "under 0.5 or over 200"). */
 export const PLAUSIBLE_HEIGHT = { min: 0.5, max: 200 } as const;
@@ -114,20 +122,30 @@ export function footSpread(positions: Float32Array, up: UpAxis): number {
 
 /**
  * Turns, scales and moves a model's vertices (a copy) so it stands as the sandbox's trees do.
- * `indices`: its triangles. `up`: the model's up axis, or undefined to detect it: the axis along
- * which the model stands on the fewest pieces (footPieces), then on the widest foot (footSpread).
+ * `indices`: its triangles. `up`: the model's up axis, or undefined to find it: from `wood`, the
+ * model's wood in its own coordinates, when its thickest piece tapers clearly along one axis
+ * (upFromWood); else between +y and +z (DETECTED_UP_AXES), the one along which the model stands on
+ * the fewest pieces (footPieces), then on the widest foot (footSpread).
  * Throws on an empty or non-finite model.
  */
-export function normaliseModel(positions: Float32Array, indices: ArrayLike<number>, options: { up?: UpAxis } = {}): Normalised {
+export function normaliseModel(positions: Float32Array, indices: ArrayLike<number>, options: { up?: UpAxis; wood?: WoodMesh } = {}): Normalised {
   const n = positions.length / 3;
   if (n === 0 || !Number.isInteger(n)) throw new RangeError(`the model has no geometry (${positions.length} coordinates)`);
   for (let i = 0; i < positions.length; i++) if (!Number.isFinite(positions[i])) throw new RangeError(`vertex ${Math.floor(i / 3)} of the model is not a finite point`);
   if (options.up !== undefined && !UP_AXES.includes(options.up)) throw new RangeError(`up axis must be one of ${UP_AXES.join(", ")}; got ${JSON.stringify(options.up)}`);
   let up = options.up;
+  let how = "as set";
+  // The trunk (the thickest piece of wood) stands along the up axis and tapers upward.
+  const fromWood = !up && options.wood ? upFromWood(options.wood) : null;
+  if (fromWood && fromWood.cos > 0.7) {
+    up = fromWood.up;
+    how = "found from the trunk";
+  }
   if (!up) {
+    how = "found from the foot the model stands on";
     // Fewest pieces in the foot, then the widest foot.
     let best: [number, number] = [Infinity, -Infinity];
-    for (const a of UP_AXES) {
+    for (const a of DETECTED_UP_AXES) {
       const pieces = footPieces(positions, indices, a);
       const score = footSpread(positions, a);
       if (pieces < best[0] || (pieces === best[0] && score > best[1])) {
@@ -174,6 +192,6 @@ export function normaliseModel(positions: Float32Array, indices: ArrayLike<numbe
     out[3 * i + 1] = (out[3 * i + 1] - minY) * scale;
     out[3 * i + 2] = (out[3 * i + 2] - bz) * scale;
   }
-  if (up !== "+y") notes.push(`turned: its up axis is ${up}${options.up ? " (as set)" : " (detected)"}`);
+  if (up !== "+y") notes.push(`turned: its up axis is ${up} (${how})`);
   return { positions: out, up: up!, detected: !options.up, scale, height: tall * scale, notes };
 }

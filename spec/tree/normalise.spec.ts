@@ -1,12 +1,12 @@
 // Issue 7, item 2: a model made elsewhere stands as the sandbox's trees do: up axis detected
 // (either sign of Y, Z or X), units scaled when the height is implausible, base on the ground.
-import { footPieces, normaliseModel, UP_AXES, type UpAxis } from "../../app/tree/normalise";
+import { DETECTED_UP_AXES, footPieces, normaliseModel, UP_AXES, type UpAxis } from "../../app/tree/normalise";
 import { buildTreeGeometry } from "../../app/tree/geometry";
 import { grammarToSkeleton } from "../../app/lsystem/lsystem";
 import { TREE_PRESETS } from "../../app/lsystem/presets";
 
-/** Bark and leaves of one of our trees as one model: positions and triangles. */
-function treeModel(name: string): { positions: Float32Array; indices: Uint32Array } {
+/** Bark and leaves of one of our trees as one model: positions and triangles (the bark's first). */
+function treeModel(name: string): { positions: Float32Array; indices: Uint32Array; barkIndices: number } {
   const p = TREE_PRESETS.find((t) => t.name === name)!;
   const g = buildTreeGeometry(grammarToSkeleton(p.text, { depth: p.defaultDepth, seed: 1, fileName: `${name}.lsys` }));
   const nb = g.bark.positions.length / 3;
@@ -18,7 +18,7 @@ function treeModel(name: string): { positions: Float32Array; indices: Uint32Arra
     positions.set(g.leaves.positions, g.bark.positions.length);
     indices.set(g.leaves.indices.map((i) => i + nb), g.bark.indices.length);
   }
-  return { positions, indices };
+  return { positions, indices, barkIndices: g.bark.indices.length };
 }
 
 /** The model as an exporter with `up` as its up axis would write it (the inverse of normalising). */
@@ -44,15 +44,30 @@ function exportAs(p: Float32Array, up: UpAxis, scale: number, offset: number[]):
 
 describe("normalising a model (issue 7)", () => {
   for (const name of ["demo", "habel", "conifer", "sympodial", "barron"]) {
-    it(`finds the up axis of the ${name} tree written with each up axis, and stands it back where it was`, () => {
+    it(`finds the ${name} tree's up axis written Y-up or Z-up, takes any other as set, and stands it back where it was`, () => {
       const { positions: original, indices } = treeModel(name);
       for (const up of UP_AXES) {
-        const n = normaliseModel(exportAs(original, up, 1, [3, -2, 7]), indices);
+        // Y-up and Z-up are found; the other axes are set by the person.
+        const detect = DETECTED_UP_AXES.includes(up);
+        const n = normaliseModel(exportAs(original, up, 1, [3, -2, 7]), indices, detect ? {} : { up });
         expect(n.up).toBe(up);
+        expect(n.detected).toBe(detect);
         expect(n.scale).toBe(1);
         let err = 0;
         for (let i = 0; i < original.length; i++) err = Math.max(err, Math.abs(n.positions[i] - original[i]));
         expect(err).toBeLessThan(0.05); // the base's centre is found to within a few centimetres
+      }
+    });
+  }
+
+  for (const name of ["demo", "habel", "conifer", "sympodial", "barron"]) {
+    it(`finds the ${name} tree's up axis from its trunk, written with any of the six axes`, () => {
+      const { positions: original, indices, barkIndices } = treeModel(name);
+      for (const up of UP_AXES) {
+        const written = exportAs(original, up, 1, [3, -2, 7]);
+        const n = normaliseModel(written, indices, { wood: { positions: written, indices: indices.subarray(0, barkIndices) } });
+        expect(n.up).toBe(up);
+        if (up !== "+y") expect(n.notes.join(" ")).toContain(`its up axis is ${up} (found from the trunk)`);
       }
     });
   }
