@@ -28,6 +28,8 @@ export interface PartsHierarchy {
 const WELD = 1e-6;
 /** A placed part offers itself as parent to the part ends within this many of its radii (plus 2% of the model). */
 const SEARCH_RADII = 4;
+/** A part whose vertices are all within this many times their mean distance of its axis is straight. */
+const PLAINLY_STRAIGHT = 2.5;
 /** A part whose geodesic length is under this many times its length along its axis is straight. */
 const STRAIGHT = 1.2;
 /** A trunk whose thicker third is this much thicker than its thinner third clearly tapers. */
@@ -271,31 +273,37 @@ export function centreLine(positions: Float32Array, verts: Int32Array, graph: Me
     proj[k] = (positions[3 * i] - cx) * ax + (positions[3 * i + 1] - cy) * ay + (positions[3 * i + 2] - cz) * az;
     smin = Math.min(smin, proj[k]);
   }
-  let spread = 0;
+  let spread = 0, farthest = 0, smax = -Infinity;
   for (let k = 0; k < m; k++) {
     const i = 3 * verts[k];
     const dx = positions[i] - cx, dy = positions[i + 1] - cy, dz = positions[i + 2] - cz;
-    spread += Math.sqrt(Math.max(0, dx * dx + dy * dy + dz * dz - proj[k] * proj[k])) / m;
+    const off = Math.sqrt(Math.max(0, dx * dx + dy * dy + dz * dz - proj[k] * proj[k]));
+    spread += off / m;
+    farthest = Math.max(farthest, off);
+    smax = Math.max(smax, proj[k]);
   }
+  // Every vertex near the axis: a straight part, sliced along it without measuring geodesics.
+  const plainlyStraight = farthest < PLAINLY_STRAIGHT * spread;
   // The sources: the end's rim (the vertices within a radius of the extreme along the axis), each
   // starting at its own distance along the axis, so the level sets are cross-sections.
   const sources: number[] = [];
-  for (let k = 0; k < m; k++) {
+  for (let k = 0; k < m && !plainlyStraight; k++) {
     if (proj[k] > smin + spread) continue;
     const c = graph.canon[verts[k]];
     if (geo.dist[c] === Infinity) sources.push(c);
     geo.dist[c] = Math.min(geo.dist[c], proj[k] - smin);
   }
-  geo.run(graph, positions, sources);
-  let G = 0, smax = -Infinity;
-  for (let k = 0; k < m; k++) {
-    const d = geo.dist[graph.canon[verts[k]]];
-    if (Number.isFinite(d)) G = Math.max(G, d);
-    smax = Math.max(smax, proj[k]);
+  let G = 0;
+  if (!plainlyStraight) {
+    geo.run(graph, positions, sources);
+    for (let k = 0; k < m; k++) {
+      const d = geo.dist[graph.canon[verts[k]]];
+      if (Number.isFinite(d)) G = Math.max(G, d);
+    }
   }
   // A nearly straight part is sliced along its axis (exact for a straight tube); a bent one by
   // the geodesic distance, whose level sets follow it round the bend.
-  const straight = G < STRAIGHT * (smax - smin);
+  const straight = plainlyStraight || G < STRAIGHT * (smax - smin);
   if (straight) G = smax - smin;
   const key = (k: number) => (straight ? proj[k] - smin : geo.dist[graph.canon[verts[k]]]);
   // Slices about a diameter long: the diameter from the spread about the principal axis (a bent
@@ -311,7 +319,7 @@ export function centreLine(positions: Float32Array, verts: Int32Array, graph: Me
     sum[4 * b + 2] += positions[3 * i + 2];
     sum[4 * b + 3]++;
   }
-  geo.clear(Array.from(verts, (i) => graph.canon[i]));
+  if (!plainlyStraight) geo.clear(Array.from(verts, (i) => graph.canon[i]));
   const nodes: number[] = [], counts: number[] = [], idOfBin = new Int32Array(bins).fill(-1);
   for (let b = 0; b < bins; b++) {
     const c = sum[4 * b + 3];
