@@ -178,7 +178,10 @@ export class Sandbox {
   private readonly guiCamera: ArcRotateCamera;
   private viewInset = 0;
   private cells: ViewCell[] = [];
-  private layoutKey = "";
+  /** Canvas width, height, panel inset and view count the cells were laid out for. */
+  private readonly layoutFor = new Float64Array(4).fill(NaN);
+  /** Counts changes of what views() reports (layout, methods, focus, timed figures), so a reader need not poll it. */
+  private viewsChanges = 0;
   /** The scene's mesh count when the views' layer bits were last given, and whether a mesh came since. */
   private meshesTagged = -1;
   private meshAdded = false;
@@ -276,9 +279,13 @@ export class Sandbox {
     const canvas = this.engine.getRenderingCanvas();
     const W = canvas?.clientWidth || this.engine.getRenderWidth(), H = canvas?.clientHeight || this.engine.getRenderHeight();
     const n = this.methodViews.length || 1;
-    const key = `${W}x${H}:${this.viewInset}:${n}`;
-    if (key === this.layoutKey) return;
-    this.layoutKey = key;
+    const f = this.layoutFor;
+    if (f[0] === W && f[1] === H && f[2] === this.viewInset && f[3] === n) return;
+    f[0] = W;
+    f[1] = H;
+    f[2] = this.viewInset;
+    f[3] = n;
+    this.viewsChanges++;
     // One view fills the canvas (the panel floats over it, as before); more share what is right of the panel.
     this.cells = n === 1 ? [{ x: 0, y: 0, width: W, height: H }] : compareCells(n, W, H, this.viewInset);
     for (let k = 0; k < this.stages.length; k++) {
@@ -350,6 +357,7 @@ export class Sandbox {
       v.drawMs = ema(v.drawMs, performance.now() - this.drawT0 + v.shadowMs);
       v.shadowMs = 0;
       v.shownMs = v.updateMs + v.drawMs;
+      this.viewsChanges++;
     });
     // Shadow maps are drawn inside the first camera's pass: each is timed (outside its own
     // framebuffer, where the canvas's pixel can be read) and given to its view.
@@ -389,7 +397,12 @@ export class Sandbox {
     }
     while (this.stages.length > n) this.stages.pop()!.dispose?.();
     this.scene.activeCameras = [...this.stages.map((s) => s.camera), this.guiCamera];
-    this.layoutKey = "";
+    this.layoutFor[0] = NaN;
+  }
+
+  /** Changes whenever what views() reports may have. */
+  get viewsVersion(): number {
+    return this.viewsChanges;
   }
 
   /** The views on show: method, cell, own ms per frame. */
@@ -430,6 +443,7 @@ export class Sandbox {
       throw e;
     }
     this.focus = k;
+    this.viewsChanges++;
     this.changed();
   }
 
@@ -831,6 +845,7 @@ export class Sandbox {
       v.tree.applyRenderMode();
     }
     this.tagMeshes();
+    this.viewsChanges++;
     this.changed();
   }
 
@@ -1054,6 +1069,7 @@ export class Sandbox {
     const next = id ?? this.registry.ids().find((m) => !ids.includes(m) && m !== "rest") ?? ids[0];
     await this.use([...ids, next]);
     this.focus = ids.length;
+    this.viewsChanges++;
     this.changed();
   }
 

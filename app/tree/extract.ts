@@ -147,7 +147,7 @@ export function meshGraph(mesh: WoodMesh, canon: Int32Array): MeshGraph {
 }
 
 /** Scratch for geodesic distances, reused across parts (sized to the mesh). */
-export class Geodesic {
+class Geodesic {
   readonly dist: Float64Array;
   private readonly heap: Int32Array;
   private readonly pos: Int32Array;
@@ -235,7 +235,7 @@ export class Geodesic {
  * cross-sections, as a tube's rings are, however it bends. Their centres are the nodes, their
  * mean distance from the local axis the radii.
  */
-export function centreLine(positions: Float32Array, verts: Int32Array, graph: MeshGraph, geo: Geodesic, fromOtherEnd = false): CentreLine {
+function centreLine(positions: Float32Array, verts: Int32Array, graph: MeshGraph, geo: Geodesic, fromOtherEnd = false): CentreLine {
   const m = verts.length;
   let cx = 0, cy = 0, cz = 0, lowY = Infinity;
   for (let k = 0; k < m; k++) {
@@ -371,10 +371,15 @@ export function centreLine(positions: Float32Array, verts: Int32Array, graph: Me
   return { nodes: Float64Array.from(nodes), radii, lowY };
 }
 
-/** Nearest point of polyline `line` to p: squared distance, the segment and the fraction along it. */
-function nearestOnLine(line: Float64Array, px: number, py: number, pz: number, out: { d2: number; seg: number; f: number }): void {
+/**
+ * Nearest point to p of the polyline through points `first` .. `first + count - 1` of `line`
+ * (xyz each; default all): squared distance, the segment (counted from `first`) and the fraction along it.
+ */
+function nearestOnLine(line: ArrayLike<number>, px: number, py: number, pz: number, out: { d2: number; seg: number; f: number }, first = 0, count = line.length / 3): void {
   out.d2 = Infinity;
-  for (let j = 0; j + 5 < line.length; j += 3) {
+  out.seg = 0;
+  out.f = 0;
+  for (let j = 3 * first; j < 3 * (first + count - 1); j += 3) {
     const ax = line[j], ay = line[j + 1], az = line[j + 2];
     const ex = line[j + 3] - ax, ey = line[j + 4] - ay, ez = line[j + 5] - az;
     const ll = ex * ex + ey * ey + ez * ez;
@@ -384,7 +389,7 @@ function nearestOnLine(line: Float64Array, px: number, py: number, pz: number, o
     const d2 = dx * dx + dy * dy + dz * dz;
     if (d2 < out.d2) {
       out.d2 = d2;
-      out.seg = j / 3;
+      out.seg = j / 3 - first;
       out.f = f;
     }
   }
@@ -613,6 +618,7 @@ export function bindVertices(s: TreeSkeleton, positions: Float32Array, vertexBra
   if (positions.length !== 3 * n) throw new RangeError(`binding needs xyz for each of the ${n} vertices; got ${positions.length} coordinates`);
   const branchIndex = new Float32Array(n), wVector = new Float32Array(4 * n), skinNodes = new Float32Array(4 * n), skinWeights = new Float32Array(4 * n);
   const base = branchWBase(s);
+  const near = { d2: 0, seg: 0, f: 0 };
   for (let i = 0; i < n; i++) {
     const b = vertexBranch[i];
     if (b === -1) {
@@ -620,22 +626,9 @@ export function bindVertices(s: TreeSkeleton, positions: Float32Array, vertexBra
       continue;
     }
     if (!(b >= 0 && b < s.branchCount)) throw new RangeError(`vertex ${i} is on branch ${b}; the skeleton has ${s.branchCount}`);
-    const px = positions[3 * i], py = positions[3 * i + 1], pz = positions[3 * i + 2];
-    const first = s.branchFirstNode[b], count = s.branchNodeCount[b];
-    let bestD = Infinity, bestJ = first, bestF = 0;
-    for (let j = first; j < first + count - 1; j++) {
-      const ax = s.nodePosition[3 * j], ay = s.nodePosition[3 * j + 1], az = s.nodePosition[3 * j + 2];
-      const ex = s.nodePosition[3 * j + 3] - ax, ey = s.nodePosition[3 * j + 4] - ay, ez = s.nodePosition[3 * j + 5] - az;
-      const ll = ex * ex + ey * ey + ez * ez;
-      const f = ll > 0 ? Math.min(1, Math.max(0, ((px - ax) * ex + (py - ay) * ey + (pz - az) * ez) / ll)) : 0;
-      const dx = ax + f * ex - px, dy = ay + f * ey - py, dz = az + f * ez - pz;
-      const d = dx * dx + dy * dy + dz * dz;
-      if (d < bestD) {
-        bestD = d;
-        bestJ = j;
-        bestF = f;
-      }
-    }
+    const first = s.branchFirstNode[b];
+    nearestOnLine(s.nodePosition, positions[3 * i], positions[3 * i + 1], positions[3 * i + 2], near, first, s.branchNodeCount[b]);
+    const bestJ = first + near.seg, bestF = near.f;
     branchIndex[i] = b;
     for (let c = 0; c < 4; c++) wVector[4 * i + c] = base[4 * b + c];
     const level = s.branchLevel[b];

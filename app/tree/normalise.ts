@@ -54,6 +54,18 @@ function axes(up: UpAxis): { r: number; u: number; f: number; su: number; sf: nu
 /** The share of the height, from the lowest point, that is the model's foot. */
 const FOOT = 0.05;
 
+/** The height (along `up`, signed as `up`) below which a vertex is in the model's foot. */
+function footCut(positions: Float32Array, up: UpAxis): number {
+  const { u, su } = axes(up);
+  let lo = Infinity, hi = -Infinity;
+  for (let i = u; i < positions.length; i += 3) {
+    const h = su * positions[i];
+    lo = Math.min(lo, h);
+    hi = Math.max(hi, h);
+  }
+  return lo + FOOT * (hi - lo);
+}
+
 /**
  * Pieces of the model in its foot (the lowest 5% of its height with `up` as up): connected groups
  * of the vertices there, joined by the triangles' edges within it. A tree stands on one piece,
@@ -62,13 +74,7 @@ const FOOT = 0.05;
 export function footPieces(positions: Float32Array, indices: ArrayLike<number>, up: UpAxis): number {
   const { u, su } = axes(up);
   const n = positions.length / 3;
-  let lo = Infinity, hi = -Infinity;
-  for (let i = 0; i < n; i++) {
-    const h = su * positions[3 * i + u];
-    lo = Math.min(lo, h);
-    hi = Math.max(hi, h);
-  }
-  const cut = lo + FOOT * (hi - lo);
+  const cut = footCut(positions, up);
   const inFoot = (i: number) => su * positions[3 * i + u] <= cut;
   const parent = new Int32Array(n).fill(-1);
   const find = (i: number): number => {
@@ -99,13 +105,7 @@ export function footPieces(positions: Float32Array, indices: ArrayLike<number>, 
 export function footSpread(positions: Float32Array, up: UpAxis): number {
   const { r, u, f, su } = axes(up);
   const n = positions.length / 3;
-  let lo = Infinity, hi = -Infinity;
-  for (let i = 0; i < n; i++) {
-    const h = su * positions[3 * i + u];
-    lo = Math.min(lo, h);
-    hi = Math.max(hi, h);
-  }
-  const cut = lo + FOOT * (hi - lo);
+  const cut = footCut(positions, up);
   let cx = 0, cz = 0, k = 0;
   for (let i = 0; i < n; i++) {
     if (su * positions[3 * i + u] > cut) continue;

@@ -42,8 +42,10 @@ export class ViewLabels {
       this.ui.addControl(box);
       this.boxes.push({ box, text });
     }
-    // Every frame: the figures change only on the sandbox's timed frames, so the text rarely does.
-    sandbox.scene.onAfterRenderObservable.add(() => this.refresh());
+    // After a frame in which the views changed (a timed frame, the layout, the methods, the focus).
+    sandbox.scene.onAfterRenderObservable.add(() => {
+      if (sandbox.viewsVersion !== this.seen) this.refresh();
+    });
     sandbox.addListener({ changed: () => this.refresh(), error: () => undefined });
   }
 
@@ -52,7 +54,11 @@ export class ViewLabels {
     return this.boxes.filter((b) => b.box.isVisible).map((b) => b.text.text);
   }
 
+  /** The sandbox's viewsVersion the labels show. */
+  private seen = -1;
+
   refresh(): void {
+    this.seen = this.sandbox.viewsVersion;
     const views = this.sandbox.views();
     const canvas = this.sandbox.engine.getRenderingCanvas();
     // Cells are in CSS pixels; the GUI's pixels are the canvas's.
