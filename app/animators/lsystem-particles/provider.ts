@@ -6,6 +6,10 @@
  * particles, and the skeleton as thin tubes through the curve points. They take the place of the
  * tree's own meshes (TreeInstance.substitute) with the sandbox's materials, so the render modes,
  * the bark texture toggle, shadows and picking work as for every method.
+ *
+ * An imported model (TreeGeometry.fromModel, issue 7) keeps its own bark and leaves: they are
+ * skinned to the particles through the binding extraction found (model-skin.ts) instead of
+ * regenerated; the skeleton view is the spline tubes as for every tree.
  */
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
@@ -18,7 +22,8 @@ import { tipNode } from "../../tree/skeleton";
 import { buildParticleTree, type ParticleTree } from "./particles";
 import { BarronSimulation, LOCKSTEP_SLACK, type SimulationSettings } from "./simulation";
 import { buildSkinLayout, updateSkin, type SkinLayout } from "./skin";
-import { bindLeaves, updateLeaves, type LeafRide } from "./leaves";
+import { bindLeaves, updateLeaves } from "./leaves";
+import { bindModelSkin, updateModelSkin } from "./model-skin";
 import { lsystemParticlesParams, type LsystemParticlesParams } from "./params";
 
 export type { LsystemParticlesParams } from "./params";
@@ -47,9 +52,9 @@ export class LsystemParticlesAnimator implements Animator<LsystemParticlesParams
   simulation: BarronSimulation;
   private params: LsystemParticlesParams;
   private live: LiveMesh[] = [];
-  private barkLayout!: SkinLayout;
-  private skeletonLayout!: SkinLayout;
-  private leafRide: LeafRide | null = null;
+  /** Vertices of the shown bark and leaves (the stats' counts). */
+  private barkVertices = 0;
+  private leafVertices = 0;
   private readonly tips: Float32Array;
   private frame = 0;
   private readonly renderObserver: Observer<Scene>;
@@ -74,30 +79,56 @@ export class LsystemParticlesAnimator implements Animator<LsystemParticlesParams
 
   /** Bark, leaves and skeleton meshes for the current particles, resolution and sides. */
   private buildMeshes(): void {
-    const { scene, root, tree } = this.ctx;
+    const { tree } = this.ctx;
     const s = tree.skeleton;
     this.disposeMeshes();
-    this.barkLayout = buildSkinLayout(s, this.particles, { sides: this.params.sides, resolution: this.params.curveResolution });
-    this.skeletonLayout = buildSkinLayout(s, this.particles, { sides: 4, resolution: this.params.curveResolution, radius: SKELETON_RADIUS });
     const sim = this.simulation;
-    for (const [role, layout] of [["bark", this.barkLayout], ["skeleton", this.skeletonLayout]] as const) {
+    const fromModel = tree.geometry.fromModel === true;
+    const layouts: ["bark" | "skeleton", SkinLayout][] = [];
+    // Barron §4.2's skins: the bark regenerated from the particles (a model keeps its own bark, below).
+    if (!fromModel) layouts.push(["bark", buildSkinLayout(s, this.particles, { sides: this.params.sides, resolution: this.params.curveResolution })]);
+    layouts.push(["skeleton", buildSkinLayout(s, this.particles, { sides: 4, resolution: this.params.curveResolution, radius: SKELETON_RADIUS })]);
+    for (const [role, layout] of layouts) {
       const positions = new Float32Array(3 * layout.vertexCount), normals = new Float32Array(3 * layout.vertexCount);
-      updateSkin(layout, sim.shownPositions, sim.shownRotations, positions, normals);
-      const material = tree.parts.find((p) => p.role === role)!.material;
-      const mesh = liveMesh(`lsystem-particles ${role}`, scene, root, { positions, normals, uvs: layout.uvs, indices: toBabylonWinding(layout.indices), branchIndex: layout.branchIndex }, material);
-      this.live.push({ role, mesh, positions, normals, written: -1, fill: () => updateSkin(layout, sim.shownPositions, sim.shownRotations, positions, normals) });
+      const fill = () => updateSkin(layout, sim.shownPositions, sim.shownRotations, positions, normals);
+      this.addLive(role, { positions, normals, uvs: layout.uvs, indices: layout.indices, branchIndex: layout.branchIndex }, fill);
+      if (role === "bark") this.barkVertices = layout.vertexCount;
     }
+    if (fromModel) {
+      // The model's own bark on the particles (model-skin.ts).
+      const bark = tree.geometry.bark;
+      const skin = bindModelSkin(s, this.particles, bark);
+      const positions = Float32Array.from(bark.positions), normals = Float32Array.from(bark.normals);
+      this.addLive("bark", { positions, normals, uvs: bark.uvs, indices: bark.indices, branchIndex: bark.branchIndex }, () => updateModelSkin(skin, sim.shownPositions, sim.shownRotations, positions, normals));
+      this.barkVertices = skin.vertexCount;
+    }
+    this.leafVertices = 0;
     const leaves = tree.geometry.leaves;
     if (leaves && tree.leaves) {
-      const ride = bindLeaves(s, this.particles, leaves.positions, leaves.normals);
-      this.leafRide = ride;
       const positions = Float32Array.from(leaves.positions), normals = Float32Array.from(leaves.normals);
-      updateLeaves(ride, sim.shownPositions, sim.shownRotations, positions, normals);
-      const mesh = liveMesh("lsystem-particles leaves", scene, root, { positions, normals, uvs: leaves.uvs, indices: toBabylonWinding(leaves.indices), branchIndex: leaves.branchIndex }, tree.leafMaterial);
-      this.live.push({ role: "leaves", mesh, positions, normals, written: -1, fill: () => updateLeaves(ride, sim.shownPositions, sim.shownRotations, positions, normals) });
+      let fill: () => void;
+      if (fromModel) {
+        // A model's leaves are any shape, each vertex bound to its branch like the bark.
+        const skin = bindModelSkin(s, this.particles, leaves);
+        fill = () => updateModelSkin(skin, sim.shownPositions, sim.shownRotations, positions, normals);
+      } else {
+        const ride = bindLeaves(s, this.particles, leaves.positions, leaves.normals);
+        fill = () => updateLeaves(ride, sim.shownPositions, sim.shownRotations, positions, normals);
+      }
+      this.addLive("leaves", { positions, normals, uvs: leaves.uvs, indices: leaves.indices, branchIndex: leaves.branchIndex }, fill);
+      this.leafVertices = positions.length / 3;
     }
     for (const l of this.live) tree.substitute(l.role, l.mesh);
     this.frame++;
+  }
+
+  /** A live mesh for a part, filled once now; `indices` counter-clockwise (tree/geometry's winding). */
+  private addLive(role: TreePart["role"], data: { positions: Float32Array; normals: Float32Array; uvs: Float32Array; indices: Uint32Array; branchIndex: Float32Array }, fill: () => void): void {
+    const { scene, root, tree } = this.ctx;
+    fill();
+    const material = role === "leaves" ? tree.leafMaterial : tree.parts.find((p) => p.role === role)!.material;
+    const mesh = liveMesh(`lsystem-particles ${role}`, scene, root, { ...data, indices: toBabylonWinding(data.indices) }, material);
+    this.live.push({ role, mesh, positions: data.positions, normals: data.normals, written: -1, fill });
   }
 
   private writeMeshes(): void {
@@ -149,8 +180,8 @@ export class LsystemParticlesAnimator implements Animator<LsystemParticlesParams
     st.counts = {
       particles: this.particles.count,
       branches: this.ctx.tree.skeleton.branchCount,
-      "skin vertices": this.barkLayout.vertexCount,
-      "leaf vertices": this.leafRide?.vertexCount ?? 0,
+      "skin vertices": this.barkVertices,
+      "leaf vertices": this.leafVertices,
     };
   }
 

@@ -5,8 +5,9 @@
  *
  * What is drawn: a tube per skeleton segment (mass to parent mass), thickest first, up to a vertex
  * budget shared by the grove, and a sample of the tree's own leaf cards, each enlarged so the
- * crown keeps its cover. Every vertex rides on one "anchor" mass (the tube's end it belongs to, or
- * the leaf's branch) and turns with one segment (mass `seg` and its parent `segParent`): a rigid
+ * crown keeps its cover (leaves that are not cards, an imported model's own of any shape, issue
+ * 7, are sampled by the triangle instead, each enlarged about its centre likewise). Every vertex
+ * rides on one "anchor" mass (the tube's end it belongs to, or the leaf's branch) and turns with one segment (mass `seg` and its parent `segParent`): a rigid
  * move, the translation of the anchor and the shortest rotation taking the segment's rest
  * direction to its current one, as skinning.ts does for the full tree.
  *
@@ -56,7 +57,7 @@ export interface GroveGeometry {
   readonly rest: Float32Array;
   readonly bark: GroveMesh;
   readonly leaves: GroveMesh | null;
-  /** Segments drawn, of all the tree's; leaf cards drawn, of all; and each card's enlargement. */
+  /** Segments drawn, of all the tree's; leaf cards (or triangles, for leaves that are not cards) drawn, of all; and each one's enlargement. */
   readonly segments: number;
   readonly segmentsOfTree: number;
   readonly leafCards: number;
@@ -73,10 +74,13 @@ const LEAF_SHARE = 0.4;
  */
 export function buildGroveGeometry(src: GroveSource, leaves: MeshArrays | null, vertexBudget: number, maxMasses = MAX_GROVE_MASSES): GroveGeometry {
   const n = src.count, parent = src.parent, rest = src.rest, radius = src.radius;
-  const leafTotal = leaves ? leaves.positions.length / 12 : 0;
-  const leafKept = leafTotal === 0 ? 0 : min(leafTotal, max(1, floor((LEAF_SHARE * vertexBudget) / 4)));
+  // A leaf piece: a card (4 vertices) or, for leaves that are not cards, a triangle (3).
+  const cards = leaves !== null && areCards(leaves);
+  const perPiece = cards ? 4 : 3;
+  const leafTotal = !leaves ? 0 : cards ? leaves.positions.length / 12 : floor(leaves.indices.length / 3);
+  const leafKept = leafTotal === 0 ? 0 : min(leafTotal, max(1, floor((LEAF_SHARE * vertexBudget) / perPiece)));
   const stride = leafKept === 0 ? 1 : leafTotal / leafKept;
-  const barkBudget = max(2 * GROVE_SIDES, vertexBudget - 4 * leafKept);
+  const barkBudget = max(2 * GROVE_SIDES, vertexBudget - perPiece * leafKept);
   const perSegment = 2 * GROVE_SIDES;
 
   // Segments thickest first, each with its ancestors, within the budget and the texture row.
@@ -106,7 +110,7 @@ export function buildGroveGeometry(src: GroveSource, leaves: MeshArrays | null, 
   const bark = tubes(src, masses, local, segments);
   let leafMesh: GroveMesh | null = null;
   const leafScale = min(2.5, sqrt(stride));
-  if (leaves && leafKept > 0) leafMesh = leafCards(src, leaves, local, leafKept, stride, leafScale);
+  if (leaves && leafKept > 0) leafMesh = leafCards(src, leaves, cards, local, leafKept, stride, leafScale);
   return { masses, rest: restOut, bark, leaves: leafMesh, segments, segmentsOfTree: n - 2, leafCards: leafKept, leafCardsOfTree: leafTotal, leafScale };
 }
 
@@ -153,23 +157,50 @@ function tubes(src: GroveSource, masses: Int32Array, local: Int32Array, segments
   return { positions, normals, uvs, indices, groveMass };
 }
 
-/** Every `stride`-th leaf card of the tree, scaled about its centre, riding on its nearest chosen mass. */
-function leafCards(src: GroveSource, leaves: MeshArrays, local: Int32Array, kept: number, stride: number, scale: number): GroveMesh {
-  const nv = 4 * kept, parent = src.parent;
+/**
+ * True when the leaves are tree/geometry's cards: 4 vertices and 2 triangles per card, in card
+ * order, each card's triangles on its own vertices. A model's own leaves (issue 7) are any shape.
+ */
+export function areCards(leaves: MeshArrays): boolean {
+  const nv = leaves.positions.length / 3, I = leaves.indices;
+  if (nv === 0 || nv % 4 !== 0 || I.length !== (6 * nv) / 4) return false;
+  for (let i = 0; i < I.length; i++) if (floor(I[i] / 4) !== floor(i / 6)) return false;
+  return true;
+}
+
+/**
+ * Every `stride`-th leaf piece of the tree (a card, or a triangle of leaves that are not cards),
+ * scaled about its centre, riding on its nearest chosen mass.
+ */
+function leafCards(src: GroveSource, leaves: MeshArrays, cards: boolean, local: Int32Array, kept: number, stride: number, scale: number): GroveMesh {
+  const per = cards ? 4 : 3, perIndex = cards ? 6 : 3;
+  const nv = per * kept, parent = src.parent;
   const positions = new Float32Array(3 * nv), normals = new Float32Array(3 * nv), uvs = new Float32Array(2 * nv);
-  const groveMass = new Float32Array(3 * nv), indices = new Uint32Array(6 * kept);
-  const P = leaves.positions, N = leaves.normals, UV = leaves.uvs;
+  const groveMass = new Float32Array(3 * nv), indices = new Uint32Array(perIndex * kept);
+  const P = leaves.positions, N = leaves.normals, UV = leaves.uvs, SN = leaves.skinNodes, SW = leaves.skinWeights, LI = leaves.indices;
+  /** The source vertex of corner k of piece `piece`. */
+  const vertexOf = (piece: number, k: number) => (cards ? 4 * piece + k : LI[3 * piece + k]);
   for (let i = 0; i < kept; i++) {
     const card = floor(i * stride);
-    // The card's branch node, its mass, then up to the nearest mass the grove draws.
-    let m = src.massOfNode[Math.round(leaves.skinNodes[16 * card])];
+    // The piece's branch node (a card's first; a triangle's the heaviest of its first bound
+    // corner's, an unbound one node 0, the trunk's base), its mass, then up to the nearest mass
+    // the grove draws.
+    let node = cards ? Math.round(SN[16 * card]) : 0;
+    for (let k = 0, heaviest = 0; !cards && k < per && heaviest === 0; k++) {
+      const v = vertexOf(card, k);
+      for (let c = 4 * v; c < 4 * v + 4; c++) if (SW[c] > heaviest) { heaviest = SW[c]; node = Math.round(SN[c]); }
+    }
+    let m = src.massOfNode[node];
     while (m > 1 && local[m] < 0) m = parent[m];
     const seg = m >= 2 ? m : -1;
     const anchorLocal = local[m], segLocal = seg >= 0 ? local[seg] : anchorLocal, segParentLocal = seg >= 0 ? local[parent[seg]] : anchorLocal;
     let cx = 0, cy = 0, cz = 0;
-    for (let k = 0; k < 4; k++) { cx += P[12 * card + 3 * k] / 4; cy += P[12 * card + 3 * k + 1] / 4; cz += P[12 * card + 3 * k + 2] / 4; }
-    for (let k = 0; k < 4; k++) {
-      const s = 4 * card + k, o = 4 * i + k;
+    for (let k = 0; k < per; k++) {
+      const v = vertexOf(card, k);
+      cx += P[3 * v] / per; cy += P[3 * v + 1] / per; cz += P[3 * v + 2] / per;
+    }
+    for (let k = 0; k < per; k++) {
+      const s = vertexOf(card, k), o = per * i + k;
       positions[3 * o] = cx + scale * (P[3 * s] - cx);
       positions[3 * o + 1] = cy + scale * (P[3 * s + 1] - cy);
       positions[3 * o + 2] = cz + scale * (P[3 * s + 2] - cz);
@@ -177,7 +208,8 @@ function leafCards(src: GroveSource, leaves: MeshArrays, local: Int32Array, kept
       uvs[2 * o] = UV[2 * s]; uvs[2 * o + 1] = UV[2 * s + 1];
       groveMass[3 * o] = anchorLocal; groveMass[3 * o + 1] = segLocal; groveMass[3 * o + 2] = segParentLocal;
     }
-    for (let k = 0; k < 6; k++) indices[6 * i + k] = 4 * i + leaves.indices[6 * card + k] - 4 * card;
+    if (cards) for (let k = 0; k < 6; k++) indices[6 * i + k] = 4 * i + LI[6 * card + k] - 4 * card;
+    else for (let k = 0; k < 3; k++) indices[3 * i + k] = 3 * i + k;
   }
   return { positions, normals, uvs, indices, groveMass };
 }

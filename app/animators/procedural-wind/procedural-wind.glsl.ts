@@ -28,6 +28,7 @@ vec3 pwRotateDelta(vec4 q, vec3 v) {
 // (texels 5, 6) that the CPU step concatenated, as §6.5.1's stream-out step does.
 void pwDeform(inout vec3 p, inout vec3 n, float branchIndexF, vec4 w) {
   int b = int(floor(branchIndexF + 0.5));
+  if (b < 0) return; // unbound (an imported model's vertex on no branch): stays at rest, as in the twin
   vec4 t0 = pwTexel(b, 0); // origin.xyz
   vec4 q = pwTexel(b, 1);  // branch quaternion
   vec4 t3 = pwTexel(b, 3); // tangent r, joint exponent

@@ -112,6 +112,7 @@ void sbLeafBend(inout vec3 p, inout vec3 n, vec3 t, vec3 r, vec3 nr, float x, fl
 // from the trunk down) and the branch's own bend at the vertex's x (eqs. 20-23).
 void sbDeform(inout vec3 p, inout vec3 n, float branchIndexF, vec4 w, vec4 leafFrame, vec2 leafCoord) {
   int b = int(floor(branchIndexF + 0.5));
+  if (b < 0) return; // unbound (an imported model's vertex on no branch): stays at rest, as in the twin
 #ifdef ${LEAVES_DEFINE}
   if (leafFrame.w > 0.0 && sbU2.w > 0.5) {
     p = vec3(0.0); // leafless: the leaf collapses, its triangles draw nothing
@@ -193,7 +194,7 @@ sbDeform(positionUpdated, sbNormal, branchIndex, wVector, leafFrame, leafCoord);
 sbDeform(positionUpdated, sbNormal, branchIndex, wVector, vec4(0.0), vec2(0.0));
 #endif
 #ifdef ${HIGHLIGHT_DEFINE}
-sbHighlight = texelFetch(${BRANCH_SAMPLER}, sbBranchBase(int(floor(branchIndex + 0.5))) + ivec2(3, 0), 0).w;
+sbHighlight = branchIndex < -0.5 ? 0.0 : texelFetch(${BRANCH_SAMPLER}, sbBranchBase(int(floor(branchIndex + 0.5))) + ivec2(3, 0), 0).w;
 #endif
 `;
 

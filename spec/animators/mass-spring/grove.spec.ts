@@ -9,7 +9,7 @@ import { buildTreeGeometry } from "../../../app/tree/geometry";
 import { MassSpringSystem } from "../../../app/animators/mass-spring/system";
 import { ImplicitEuler } from "../../../app/animators/mass-spring/implicit";
 import { captureRecording, turningWind, type Recording } from "../../../app/animators/mass-spring/capture";
-import { buildGroveGeometry, groveVertex, grovePlacements, GROVE_SIDES, TEXEL } from "../../../app/animators/mass-spring/grove-geometry";
+import { areCards, buildGroveGeometry, groveVertex, grovePlacements, GROVE_SIDES, TEXEL } from "../../../app/animators/mass-spring/grove-geometry";
 import { Grove, usableGraph } from "../../../app/animators/mass-spring/grove";
 import { evaluateMass } from "../../../app/animators/mass-spring/walk";
 import { Rng } from "../../../app/math/rng";
@@ -90,6 +90,36 @@ describe("the grove's tree (grove-geometry.ts)", () => {
     expect(bent).toBeGreaterThan(0.1);
     expect(err).toBeLessThan(1e-5);
     sys.reset();
+  });
+
+  it("samples leaves that are not cards (a model's own, issue 7) by the triangle, each on its branch's mass", () => {
+    expect(areCards(leaves)).toBe(true);
+    // The same leaves as one mesh of any shape: the triangles in reverse order, not card by card.
+    const tris = leaves.indices.length / 3;
+    const indices = new Uint32Array(leaves.indices.length);
+    for (let t = 0; t < tris; t++) for (let k = 0; k < 3; k++) indices[3 * t + k] = leaves.indices[3 * (tris - 1 - t) + k];
+    const model = { ...leaves, indices };
+    expect(areCards(model)).toBe(false);
+    const m = buildGroveGeometry(sys, model, 300);
+    const lv = m.leaves!;
+    expect(m.leafCardsOfTree).toBe(tris);
+    expect(lv.positions.length / 3).toBe(3 * m.leafCards);
+    expect(m.bark.positions.length / 3 + lv.positions.length / 3).toBeLessThanOrEqual(300);
+    expect(m.leafCards).toBeGreaterThan(5);
+    // Every triangle is one of the tree's, enlarged about its centre, on its own vertices.
+    for (let i = 0; i < m.leafCards; i++) {
+      for (let k = 0; k < 3; k++) expect(lv.indices[3 * i + k]).toBe(3 * i + k);
+      const t = Math.floor(i * (tris / m.leafCards));
+      const centre = (P: Float32Array, v: (k: number) => number) => [0, 1, 2].map((c) => (P[3 * v(0) + c] + P[3 * v(1) + c] + P[3 * v(2) + c]) / 3);
+      const a = centre(lv.positions, (k) => 3 * i + k), b = centre(leaves.positions, (k) => indices[3 * t + k]);
+      for (let c = 0; c < 3; c++) expect(a[c]).toBeCloseTo(b[c], 5);
+      // It rides on a drawn mass at or below its branch node's (the heavier of its first corner's two).
+      const v0 = indices[3 * t], heavier = leaves.skinWeights[4 * v0 + 1] > leaves.skinWeights[4 * v0] ? 1 : 0;
+      let mass = sys.massOfNode[leaves.skinNodes[4 * v0 + heavier]];
+      const anchor = m.masses[lv.groveMass[9 * i]];
+      while (mass !== anchor && mass > 1) mass = sys.parent[mass];
+      expect(mass).toBe(anchor);
+    }
   });
 
   it("places the trees on a jittered grid, the first at the centre as it is", () => {
