@@ -25,6 +25,14 @@ declare global {
 }
 
 function debugHooks(sandbox: Sandbox, panel: Panel, files: GrammarFiles, labels: ViewLabels) {
+  const progressSeen: { text: string; fraction: number }[] = [];
+  sandbox.addListener({
+    changed: () => {
+      const p = sandbox.loadProgress();
+      if (p && progressSeen[progressSeen.length - 1]?.text !== p.text) progressSeen.push(p);
+    },
+    error: () => undefined,
+  });
   return {
     /** What the compare views' labels say now (none for a single view). */
     viewLabels: () => labels.texts(),
@@ -109,6 +117,15 @@ function debugHooks(sandbox: Sandbox, panel: Panel, files: GrammarFiles, labels:
       return { base64: btoa(bin), ...last.result };
     },
     setPanelVisible: (v: boolean) => panel.toggle(v),
+    /** The text of a named panel text ("model.summary"). */
+    panelText: (name: string) => panel.textOf(name),
+    /** Every stage a model's progress bar showed since the page loaded (issue 7, item 1). */
+    loadProgressSeen: () => progressSeen.map((p) => ({ ...p })),
+    /** The colour texture on the leaves of the tree on show (a model's own: its file name). */
+    leafTexture: () => {
+      const t = sandbox.tree?.leafMaterial.diffuseTexture as { url?: string; name: string } | null | undefined;
+      return t ? t.name || t.url || "" : null;
+    },
     renderMode: (mode?: RenderMode) => {
       if (mode) sandbox.setRenderMode(mode);
       return sandbox.renderMode;
@@ -170,7 +187,7 @@ function main(): void {
   const engine = new Engine(canvas, true, { preserveDrawingBuffer: true, stencil: true, premultipliedAlpha: false }, true);
   window.addEventListener("resize", () => engine.resize());
   const sandbox = new Sandbox(engine, canvas, createRegistry());
-  const ready = sandbox.start(window.location.hash).then(() => {
+  const ready = sandbox.start(window.location.hash, window.location.search).then(() => {
     const input = document.getElementById("grammar-file") as HTMLInputElement;
     const files = installGrammarFiles(sandbox, input, document.getElementById("drop-overlay"));
     const panel = new Panel(sandbox, { openGrammarFile: () => files.open() });

@@ -32,7 +32,13 @@ import { TREE_PRESETS } from "../lsystem/presets";
 import { DEFAULT_WIND, WindField, type WindSettings } from "../wind/wind-field";
 import { FixedClock } from "./clock";
 import { createEnvironment, type Environment } from "./environment";
-import { RENDER_MODES, TreeView, type RenderMode } from "./tree-view";
+import { RENDER_MODES, TreeView, type RenderMode, type TreeLook } from "./tree-view";
+import { fetchModelFiles, readModel, type LoadedModel, type ModelFile } from "../import/load";
+import { importModel, type ImportedTree, type ImportOptions } from "../import/build";
+import { guessRoles } from "../import/classify";
+import type { PartRole } from "../import/model";
+import { MODEL_SAMPLES, modelSample, type ModelSample } from "../import/samples";
+import { UP_AXES, type UpAxis } from "../tree/normalise";
 import { DEFAULT_DISPLAY, formatHash, parseHash, type DisplaySettings } from "./url-state";
 
 export type { DisplaySettings } from "./url-state";
@@ -46,14 +52,56 @@ export const DEFAULT_TREE = "habel";
 export const MAX_TREE_VERTICES = 2_000_000;
 
 export interface TreeSource {
+  /** A shipped grammar or a sample model (`trees()`). */
   preset?: string;
   /** Grammar text (the .lsys format); derived to its own `#depth` unless `depth` is given. */
   grammar?: string;
   /** With `grammar`: the file it came from ("oak.lsys"), for error messages and the panel. */
   name?: string;
+  /** A model file's URL (.glb, .gltf, .obj); the files it names are fetched from beside it. */
   url?: string;
+  /** A model's files, as picked or dropped: the model file and its companions (.bin, .mtl, textures). */
+  files?: readonly File[];
+  /** The model's up axis, when the one detected is wrong ("auto": detect again). */
+  up?: UpAxis | "auto";
+  /** Corrections of the model's wood and leaves, by material name. */
+  roles?: Record<string, PartRole>;
+  /** The tree to show when the model's file holds several (`model().trees`). */
+  object?: string;
   taper?: number;
   depth?: number;
+}
+
+/** What `model()` says of the model on show, or of the last one that could not be shown. */
+export interface ModelInfo {
+  file: string;
+  /** The sample's id, or null for a file given by a person. */
+  sample: string | null;
+  url: string | null;
+  /** Every material, its role now, why, and whether a person corrected it. */
+  roles: { material: string; role: PartRole; reason: string; corrected: boolean }[];
+  trees: string[];
+  tree: string;
+  up: UpAxis | null;
+  upDetected: boolean;
+  scale: number;
+  height: number;
+  welded: boolean;
+  pieces: number;
+  leafPieces: number;
+  notes: string[];
+  /** Why it is not on show (a model that failed to become a tree, kept so it can be corrected); null when it is. */
+  error: string | null;
+}
+
+/** A model on show, or loaded and waiting for a correction. */
+interface ModelSource {
+  readonly loaded: LoadedModel;
+  readonly imported: ImportedTree | null;
+  readonly url: string | null;
+  readonly sample: ModelSample | null;
+  readonly options: ImportOptions;
+  readonly error: string | null;
 }
 
 /** The name a grammar without a file name goes by in messages. */
@@ -157,7 +205,12 @@ interface SourceTree {
   grammar: string;
   depth: number;
   skeleton: TreeSkeleton;
+  /** A model made elsewhere (issue 7): its own geometry and materials. */
+  model?: ModelSource;
 }
+
+/** The tree name (in the URL and `treeName`) of a model given as files or by a URL that is not a sample. */
+export const MODEL_TREE = "model";
 
 export class Sandbox {
   readonly scene: Scene;
@@ -456,10 +509,16 @@ export class Sandbox {
 
   // ---------------------------------------------------------------- lifecycle
 
-  /** Builds the first tree (from the URL hash when it names one) and starts the render loop. */
-  async start(hash: string): Promise<void> {
+  /**
+   * Builds the first tree (from the URL hash when it names one) and starts the render loop; then
+   * loads the model the address names (`?model=<url>`, `#model=<url>`, or a sample's id as the tree).
+   */
+  async start(hash: string, search = ""): Promise<void> {
     this.restoringHash = true;
     const s = parseHash(hash);
+    const modelUrl = new URLSearchParams(search).get("model") ?? s.model;
+    const sampleId = s.tree !== undefined && modelSample(s.tree) ? s.tree : undefined;
+    if (sampleId) s.tree = undefined;
     const warn = (e: unknown) => this.reportError(`The page address asked for something the sandbox cannot do: ${messageOf(e)}`);
     try {
       if (Object.keys(s.wind).length) this.windField.set(s.wind as unknown as Partial<WindSettings>);
@@ -507,6 +566,9 @@ export class Sandbox {
     this.engine.runRenderLoop(() => this.frame());
     await this.scene.whenReadyAsync();
     await new Promise<void>((resolve) => this.scene.onAfterRenderObservable.addOnce(() => resolve()));
+    // loadTree shows its own errors; the tree built above stays.
+    if (modelUrl) await this.loadTree({ url: modelUrl }).catch(() => undefined);
+    else if (sampleId) await this.loadTree({ preset: sampleId }).catch(() => undefined);
   }
 
   addListener(l: SandboxListener): void {
@@ -740,8 +802,10 @@ export class Sandbox {
 
   /** Applies taper to the source skeleton, rebuilds the meshes and restarts the method on them. */
   private rebuild(source: SourceTree, taper: number): TreeSummary {
-    const skeleton = applyTaper(source.skeleton, taper);
-    const geometry = buildTreeGeometry(skeleton);
+    const imported = source.model?.imported;
+    // A model keeps its own bark: taper shapes trees grown from grammars.
+    const skeleton = imported ? imported.skeleton : applyTaper(source.skeleton, taper);
+    const geometry = imported ? imported.geometry : buildTreeGeometry(skeleton);
     if (geometry.vertexCount > MAX_TREE_VERTICES) {
       throw new RangeError(
         `${source.name === CUSTOM_TREE ? source.fileName : source.name} at depth ${source.depth} would have ${(geometry.vertexCount / 1e6).toFixed(1)} million vertices ` +
@@ -750,16 +814,20 @@ export class Sandbox {
     }
     // Nothing has been replaced until here: an error above leaves the tree the person had.
     this.disposeViews();
+    const old = this.source?.model;
+    if (old && old.loaded !== source.model?.loaded) old.loaded.dispose();
     this.source = source;
     this.taperValue = taper;
-    this.tree0 = { skeleton, geometry };
+    const m = source.model;
+    const look = m && imported ? { bark: m.loaded.looks.get(imported.woodMaterial)!, leaves: imported.leafMaterial !== null ? m.loaded.looks.get(imported.leafMaterial) ?? null : null } : null;
+    this.tree0 = { skeleton, geometry, look };
     this.env.frame(treeHeight(skeleton));
     this.switchTo(this.providers);
     return this.summary();
   }
 
   /** The tree every view shows a copy of (skeleton and geometry are shared, read-only). */
-  private tree0: { skeleton: TreeSkeleton; geometry: ReturnType<typeof buildTreeGeometry> } | null = null;
+  private tree0: { skeleton: TreeSkeleton; geometry: ReturnType<typeof buildTreeGeometry>; look: TreeLook | null } | null = null;
 
   /** Disposes every view's animator and tree meshes. */
   private disposeViews(): void {
@@ -773,7 +841,14 @@ export class Sandbox {
 
   summary(): TreeSummary {
     const s = this.tree0!.skeleton;
-    return { branches: s.branchCount, levels: s.levels, leaves: s.leafCount, vertices: this.tree0!.geometry.vertexCount, tips: s.branchCount, height: round3(treeHeight(s)) };
+    const out: TreeSummary & { model?: ModelInfo } = { branches: s.branchCount, levels: s.levels, leaves: s.leafCount, vertices: this.tree0!.geometry.vertexCount, tips: s.branchCount, height: round3(treeHeight(s)) };
+    if (this.source.model) out.model = this.modelInfo()!;
+    return out;
+  }
+
+  /** A model made elsewhere is on show (not a tree grown from a grammar). */
+  get isModel(): boolean {
+    return this.source?.model !== undefined;
   }
 
   /** The preset on show, or "custom" for a grammar loaded as text or from a file. */
@@ -823,9 +898,10 @@ export class Sandbox {
     this.ensureStages(providers.length);
     while (this.methodViews.length < providers.length) {
       const stage = this.stages[this.methodViews.length];
-      const tree = new TreeView(t.skeleton, t.geometry, this.scene, stage.root, stage.shadows);
+      const tree = new TreeView(t.skeleton, t.geometry, this.scene, stage.root, stage.shadows, t.look);
       tree.setRenderMode(this.mode);
       tree.setBarkTexture(this.displayState.barkTexture);
+      tree.setHierarchyOverlay(this.displayState.hierarchy);
       this.methodViews.push({ provider: providers[0], stage, tree, animator: null, tips: new TipHistory(600), stepMs: 0, updateMs: 0, drawMs: 0, shadowMs: 0, shownMs: 0 });
     }
     this.providers = [...providers];
@@ -898,7 +974,10 @@ export class Sandbox {
     this.displayState = { ...d };
     this.env.setBackground(d.background);
     this.env.setShadows(d.shadows);
-    for (const v of this.methodViews) v.tree.setBarkTexture(d.barkTexture);
+    for (const v of this.methodViews) {
+      v.tree.setBarkTexture(d.barkTexture);
+      v.tree.setHierarchyOverlay(d.hierarchy);
+    }
   }
 
   setRenderMode(mode: RenderMode): void {
@@ -929,7 +1008,9 @@ export class Sandbox {
         if (patch !== undefined) this.setDisplay(patch);
         return this.display;
       },
-      trees: () => TREE_PRESETS.map((p) => p.name),
+      trees: () => [...TREE_PRESETS.map((p) => p.name), ...MODEL_SAMPLES.map((m) => m.id)],
+      model: () => this.modelInfo(),
+      loadProgress: () => this.loadProgress(),
       pause: () => this.pause(),
       resume: () => this.resume(),
       step: (frames: number) => this.step(frames),
@@ -1127,7 +1208,11 @@ export class Sandbox {
 
   async loadTree(src: TreeSource): Promise<TreeSummary> {
     try {
-      if (src.url !== undefined) throw new RangeError("Loading tree models by URL arrives with model import (issue 7); use { preset } or { grammar }");
+      if (typeof src !== "object" || src === null) throw new TypeError("loadTree takes an object such as { preset: \"habel\" }, { grammar }, { url } or { files }");
+      // A sample by its id, or by its address (its list of files not shipped comes with it).
+      const sample = typeof src.preset === "string" ? modelSample(src.preset) : typeof src.url === "string" ? MODEL_SAMPLES.find((m) => m.url === (src.url as string).replace(/^\.?\//, "")) : undefined;
+      if (sample && src.url !== undefined) src = { ...src, url: undefined };
+      if (sample || src.url !== undefined || src.files !== undefined || src.up !== undefined || src.roles !== undefined || src.object !== undefined) return await this.loadModel(src, sample ?? null);
       if (src.preset !== undefined && src.grammar !== undefined) throw new RangeError("loadTree takes a preset or a grammar, not both");
       if (src.name !== undefined && src.grammar === undefined) throw new RangeError("loadTree's name goes with a grammar: loadTree({ grammar, name })");
       if (src.grammar !== undefined && typeof src.grammar !== "string") throw new TypeError(`loadTree's grammar must be the grammar's text (a string); got ${typeof src.grammar}`);
@@ -1136,8 +1221,10 @@ export class Sandbox {
       if (src.grammar !== undefined) {
         summary = this.buildTree(CUSTOM_TREE, grammarFileName(src.name), src.grammar, src.depth, taper);
       } else if (src.preset !== undefined) {
-        if (!TREE_PRESETS.some((p) => p.name === src.preset)) throw new RangeError(`No tree preset "${src.preset}"; the presets are: ${TREE_PRESETS.map((p) => p.name).join(", ")}`);
+        if (!TREE_PRESETS.some((p) => p.name === src.preset)) throw new RangeError(`No tree preset "${src.preset}"; the trees are: ${[...TREE_PRESETS.map((p) => p.name), ...MODEL_SAMPLES.map((m) => m.id)].join(", ")}`);
         summary = this.buildTree(src.preset, `${src.preset}.lsys`, presetText(src.preset), src.depth ?? presetDepth(src.preset), taper);
+      } else if (this.source.model && (src.depth !== undefined || src.taper !== undefined)) {
+        throw new RangeError(`${this.source.fileName} is a model: derivation depth and taper shape trees grown from grammars; a model keeps its own branches and bark`);
       } else if (src.depth !== undefined && src.depth !== this.source.depth) {
         summary = this.buildTree(this.source.name, this.source.fileName, this.source.grammar, src.depth, taper);
       } else {
@@ -1148,6 +1235,96 @@ export class Sandbox {
     } catch (e) {
       this.reportError(messageOf(e));
       throw e;
+    }
+  }
+
+  /** The model on show, or the last one loaded that could not be shown (with why); null when neither. */
+  modelInfo(): ModelInfo | null {
+    const m = this.source?.model ?? this.pendingModel;
+    if (!m) return null;
+    const i = m.imported;
+    const roles = i ? i.roles.map((r) => ({ material: r.material, role: r.role, reason: r.reason, corrected: r.corrected })) : guessRoles(m.loaded.data.primitives).map((g) => ({ material: g.material, role: m.options.roles?.[g.material] ?? g.role, reason: g.reason, corrected: m.options.roles?.[g.material] !== undefined }));
+    return {
+      file: m.loaded.data.name, sample: m.sample?.id ?? null, url: m.url, roles, trees: i ? [...i.trees] : [], tree: i?.tree ?? "",
+      up: i?.up ?? m.options.up ?? null, upDetected: i?.upDetected ?? m.options.up === undefined, scale: i ? round3(i.scale) : 1, height: i ? round3(i.height) : 0,
+      welded: i?.welded ?? false, pieces: i?.pieces ?? 0, leafPieces: i?.leafPieces ?? 0, notes: i ? [...i.notes] : [...m.loaded.data.warnings], error: m.error,
+    };
+  }
+
+  /** A model loaded but not shown (its import failed), kept so its wood and leaves can be corrected. */
+  private pendingModel: ModelSource | null = null;
+  private importing = false;
+  private importProgress: { text: string; fraction: number } | null = null;
+
+  /** Loading and analysing a model, for a progress bar; null when no model is loading. */
+  loadProgress(): { text: string; fraction: number } | null {
+    return this.importProgress ? { ...this.importProgress } : null;
+  }
+
+  private setLoadProgress(p: { text: string; fraction: number } | null): void {
+    this.importProgress = p;
+    for (const l of this.listeners) l.changed();
+  }
+
+  /**
+   * Loads a model (issue 7): from files, a URL or a sample; or shows the model on show (or the one
+   * that failed) again with corrections (`up`, `roles`, `object`). Nothing is replaced until the
+   * new tree is built: a model that cannot be read or has no wood leaves the tree on screen.
+   */
+  private async loadModel(src: TreeSource, sample: ModelSample | null): Promise<TreeSummary> {
+    if (src.grammar !== undefined || src.depth !== undefined) throw new RangeError("a model takes no grammar or depth: loadTree({ url }) or loadTree({ files })");
+    if ([src.url !== undefined, src.files !== undefined, sample !== null].filter(Boolean).length > 1) throw new RangeError("loadTree takes one of url, files or preset");
+    if (src.url !== undefined && (typeof src.url !== "string" || src.url.trim() === "")) throw new TypeError(`loadTree's url must be the model's address (a string); got ${JSON.stringify(src.url)}`);
+    if (src.files !== undefined && (!Array.isArray(src.files) || src.files.length === 0 || !src.files.every((f) => f instanceof Blob && typeof (f as File).name === "string"))) throw new TypeError("loadTree's files must be the model's File objects (from a file chooser or a drop)");
+    if (src.up !== undefined && src.up !== "auto" && !UP_AXES.includes(src.up)) throw new RangeError(`up must be "auto" or one of ${UP_AXES.join(", ")}; got ${JSON.stringify(src.up)}`);
+    if (this.importing) throw new RangeError("a model is loading; wait for it to finish");
+    this.importing = true;
+    let fresh: LoadedModel | null = null;
+    try {
+      let base: { loaded: LoadedModel; url: string | null; sample: ModelSample | null; options: ImportOptions };
+      if (src.url !== undefined || src.files !== undefined || sample) {
+        const url = sample ? sample.url : src.url ?? null;
+        this.setLoadProgress({ text: `reading ${url ? url.split("/").pop() : src.files![0].name}`, fraction: 0 });
+        await nextFrame();
+        const files: ModelFile[] = src.files ? src.files.map((f) => ({ name: f.name, data: f })) : await fetchModelFiles(url!, sample?.extra ?? [], sample?.absent ?? []);
+        fresh = await readModel(files, this.scene);
+        base = { loaded: fresh, url, sample, options: {} };
+      } else {
+        const m = this.source.model ?? this.pendingModel;
+        if (!m) throw new RangeError("there is no model to correct: load one first (loadTree({ url }), the panel's model button, or drop a file on the view)");
+        base = { loaded: m.loaded, url: m.url, sample: m.sample, options: { ...m.options, roles: m.options.roles ? { ...m.options.roles } : undefined } };
+      }
+      const options = base.options;
+      if (src.up !== undefined) options.up = src.up === "auto" ? undefined : src.up;
+      if (src.roles !== undefined) {
+        if (typeof src.roles !== "object" || src.roles === null) throw new TypeError("roles maps material names to \"wood\", \"leaves\" or \"ignore\"");
+        options.roles = { ...options.roles, ...src.roles };
+      }
+      if (src.object !== undefined) options.tree = src.object;
+      let imported: ImportedTree;
+      try {
+        imported = await importModel(base.loaded.data, options, async (fraction, text) => {
+          this.setLoadProgress({ text, fraction });
+          await nextFrame();
+        });
+      } catch (e) {
+        // Kept (and not shown) so the person can correct what went wrong: wood, leaves, up.
+        if (fresh) {
+          if (this.pendingModel && this.pendingModel.loaded !== this.source.model?.loaded) this.pendingModel.loaded.dispose();
+          this.pendingModel = { ...base, imported: null, error: messageOf(e) };
+          fresh = null;
+        }
+        throw e;
+      }
+      const summary = this.rebuild({ name: base.sample?.id ?? MODEL_TREE, fileName: base.loaded.data.name, grammar: "", depth: 0, skeleton: imported.skeleton, model: { ...base, imported, error: null } }, this.taperValue);
+      fresh = null;
+      if (this.pendingModel && this.pendingModel.loaded !== base.loaded) this.pendingModel.loaded.dispose();
+      this.pendingModel = null;
+      return summary;
+    } finally {
+      fresh?.dispose();
+      this.importing = false;
+      this.setLoadProgress(null);
     }
   }
 
@@ -1236,7 +1413,7 @@ export class Sandbox {
       const params: Record<string, Params> = {};
       for (const p of this.providers) params[p.id] = this.paramValues.get(p.id)!;
       const hash = formatHash({
-        tree: this.source.name, depth: this.source.depth, taper: this.taperValue, method: this.methodIds.join(","), mode: this.mode, wind: this.windField.settings(),
+        tree: this.source.model ? (this.source.model.sample?.id ?? DEFAULT_TREE) : this.source.name, model: this.source.model && !this.source.model.sample ? this.source.model.url ?? undefined : undefined, depth: this.source.model ? presetDepth(DEFAULT_TREE) : this.source.depth, taper: this.taperValue, method: this.methodIds.join(","), mode: this.mode, wind: this.windField.settings(),
         timeline: this.timeline ? formatTimeline(this.timeline) : undefined, display: this.displayState, params,
       });
       window.history.replaceState(null, "", hash);
@@ -1245,6 +1422,12 @@ export class Sandbox {
 }
 
 /** The name a loaded grammar goes by: the file's own name (no folders), or UNNAMED_GRAMMAR. */
+/** Waits for the page to draw a frame (a progress bar), then goes on; at once where there is no page. */
+function nextFrame(): Promise<void> {
+  if (typeof requestAnimationFrame === "undefined") return Promise.resolve();
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
+
 function grammarFileName(name: string | undefined): string {
   if (name === undefined) return UNNAMED_GRAMMAR;
   if (typeof name !== "string") throw new TypeError(`loadTree's name must be a file name such as "oak.lsys"; got ${typeof name}`);

@@ -19,12 +19,29 @@ import { BINDING_ATTRIBUTES, buildTreeGeometry, toBabylonWinding, type MeshArray
 import { makeBarkTexture, makeLeafTexture } from "../tree/textures";
 import { FlatShadingPlugin } from "./flat-shading";
 import type { Material as BaseMaterial } from "@babylonjs/core/Materials/material";
+import type { BaseTexture } from "@babylonjs/core/Materials/Textures/baseTexture";
+import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
+import { colourKind } from "../import/classify";
+import type { MaterialLook } from "../import/load";
+import { treeHeight } from "../tree/skeleton";
 
 /** Bark colour when the bark texture is switched off (the texture's mean). */
 const PLAIN_BARK = new Color3(0.42, 0.33, 0.25);
 
-/** Radius of the tubes that draw the skeleton in "skeleton" render mode, metres. */
+/** Radius of the tubes that draw the skeleton in "skeleton" render mode, metres (at least; a tall tree's are thicker, to be seen). */
 const SKELETON_TUBE_RADIUS = 0.012;
+const SKELETON_TUBE_SHARE = 0.0015;
+/** The skeleton's colour, and its colour by hierarchy level (issue 7, item 6: trunk, limbs, branches, twigs, deeper). */
+const SKELETON_COLOUR = new Color3(0.95, 0.55, 0.15);
+export const LEVEL_COLOURS: readonly (readonly [number, number, number])[] = [[0.95, 0.2, 0.15], [1, 0.62, 0.1], [0.95, 0.95, 0.2], [0.3, 0.9, 0.35], [0.25, 0.75, 1]];
+/** Leaves of a model whose material has neither texture nor colour. */
+const PLAIN_LEAF = new Color3(0.3, 0.5, 0.2);
+
+/** A model's own materials (issue 7: "the model keeps its own geometry and materials"), by role. */
+export interface TreeLook {
+  readonly bark: MaterialLook;
+  readonly leaves: MaterialLook | null;
+}
 
 /** Barron §6.3's four ways to draw a tree: smooth-shaded, flat-shaded, wireframe, skeleton. */
 export type RenderMode = "shaded" | "flat" | "wireframe" | "skeleton";
@@ -109,16 +126,31 @@ export class TreeView implements TreeInstance {
   private barkTextured = true;
   /** Meshes a method shows in place of a part's own (Barron's skins), by role. */
   private readonly substitutes = new Map<Role, Mesh>();
-  private readonly barkTexture: Texture;
+  private readonly barkTexture: BaseTexture | null;
+  /** The bark's colour under its texture, and without it (the texture toggle off). */
+  private readonly barkTint: Color3;
+  private readonly barkPlain: Color3;
+  private hierarchyOverlay = false;
 
-  constructor(readonly skeleton: TreeSkeleton, geometry: TreeGeometry, scene: Scene, parent: TransformNode, private readonly shadows: ShadowGenerator | null) {
+  constructor(readonly skeleton: TreeSkeleton, geometry: TreeGeometry, scene: Scene, parent: TransformNode, private readonly shadows: ShadowGenerator | null, look: TreeLook | null = null) {
     this.geometry = geometry;
     const tex = texturesFor(scene);
-    this.barkTexture = tex.bark;
+    this.barkTexture = look ? look.bark.texture : tex.bark;
+    this.barkTint = look && look.bark.texture ? look.bark.colour.clone() : new Color3(1, 1, 1);
+    this.barkPlain = look && colourKind([look.bark.colour.r, look.bark.colour.g, look.bark.colour.b]) !== "grey" ? look.bark.colour.clone() : PLAIN_BARK.clone();
 
     this.barkMaterial = new StandardMaterial("bark", scene);
-    this.barkMaterial.diffuseTexture = tex.bark;
+    this.barkMaterial.diffuseTexture = this.barkTexture;
     this.barkMaterial.specularColor = new Color3(0.05, 0.05, 0.04);
+    if (look?.bark.doubleSided) {
+      this.barkMaterial.backFaceCulling = false;
+      this.barkMaterial.twoSidedLighting = true;
+    }
+    if (look?.bark.alphaTest && look.bark.texture) {
+      this.barkMaterial.useAlphaFromDiffuseTexture = true;
+      this.barkMaterial.transparencyMode = Material.MATERIAL_ALPHATEST;
+      this.barkMaterial.alphaCutOff = look.bark.alphaCutOff;
+    }
 
     this.leafMaterial = new StandardMaterial("leaf", scene);
     this.leafMaterial.diffuseTexture = tex.leaf;
@@ -130,19 +162,40 @@ export class TreeView implements TreeInstance {
     this.leafMaterial.specularColor = new Color3(0.08, 0.1, 0.06);
     // Leaves are translucent: the side away from the sun still glows a little green.
     this.leafMaterial.emissiveColor = new Color3(0.1, 0.16, 0.06);
+    const leafLook = look?.leaves;
+    if (leafLook) {
+      this.leafMaterial.diffuseTexture = leafLook.texture;
+      const grey = colourKind([leafLook.colour.r, leafLook.colour.g, leafLook.colour.b]) === "grey";
+      this.leafMaterial.diffuseColor = leafLook.texture ? leafLook.colour.clone() : grey ? PLAIN_LEAF.clone() : leafLook.colour.clone();
+      const cut = leafLook.alphaTest && leafLook.texture !== null;
+      this.leafMaterial.useAlphaFromDiffuseTexture = cut;
+      this.leafMaterial.transparencyMode = cut ? Material.MATERIAL_ALPHATEST : Material.MATERIAL_OPAQUE;
+      this.leafMaterial.alphaCutOff = leafLook.alphaCutOff;
+      // A crown (a lump, not cards) is lit as the solid it is.
+      if (!cut) this.leafMaterial.emissiveColor = new Color3(0.03, 0.05, 0.02);
+    }
 
+    // Unlit: its colour is the emissive colour times the vertex colour. A vertex colour of
+    // c / SKELETON_COLOUR shows c (by level); a method's substitute without colours shows the plain colour.
     this.skeletonMaterial = new StandardMaterial("skeleton", scene);
     this.skeletonMaterial.disableLighting = true;
-    this.skeletonMaterial.emissiveColor = new Color3(0.95, 0.55, 0.15);
+    this.skeletonMaterial.diffuseColor = new Color3(0, 0, 0);
+    this.skeletonMaterial.emissiveColor = SKELETON_COLOUR.clone();
 
     this.bark = makeMesh("tree-bark", this.geometry.bark, scene, parent);
     this.bark.material = this.barkMaterial;
     this.leaves = this.geometry.leaves ? makeMesh("tree-leaves", this.geometry.leaves, scene, parent) : null;
     if (this.leaves) this.leaves.material = this.leafMaterial;
-    const lines = buildTreeGeometry(thinSkeleton(skeleton, SKELETON_TUBE_RADIUS), { radialSegments: 3 });
+    const lines = buildTreeGeometry(thinSkeleton(skeleton, Math.max(SKELETON_TUBE_RADIUS, SKELETON_TUBE_SHARE * treeHeight(skeleton))), { radialSegments: 3 });
     this.skeletonLines = makeMesh("tree-skeleton", lines.bark, scene, parent);
     this.skeletonLines.material = this.skeletonMaterial;
     this.skeletonLines.isVisible = false;
+    const colours = new Float32Array(4 * lines.bark.branchIndex.length);
+    for (let i = 0; i < lines.bark.branchIndex.length; i++) {
+      const c = LEVEL_COLOURS[Math.min(LEVEL_COLOURS.length - 1, skeleton.branchLevel[Math.round(lines.bark.branchIndex[i])])];
+      colours.set([c[0] / SKELETON_COLOUR.r, c[1] / SKELETON_COLOUR.g, c[2] / SKELETON_COLOUR.b, 1], 4 * i);
+    }
+    this.skeletonLines.setVerticesData(VertexBuffer.ColorKind, colours, false, 4);
     const parts: TreePart[] = [{ role: "bark", mesh: this.bark, material: this.barkMaterial }];
     if (this.leaves) parts.push({ role: "leaves", mesh: this.leaves, material: this.leafMaterial });
     parts.push({ role: "skeleton", mesh: this.skeletonLines, material: this.skeletonMaterial });
@@ -218,14 +271,23 @@ export class TreeView implements TreeInstance {
     return this.parts.map((p) => this.substitutes.get(p.role) ?? p.mesh);
   }
 
+  /** The skeleton drawn over the tree, coloured by level (issue 7, item 6), on or off. */
+  setHierarchyOverlay(on: boolean): void {
+    this.hierarchyOverlay = on;
+    this.applyRenderMode();
+  }
+
   /** Re-applies the mode to whatever meshes and materials are shown now (a method may have swapped them). */
   applyRenderMode(): void {
     const skeleton = this.mode === "skeleton";
     for (const part of this.parts) {
       const sub = this.substitutes.get(part.role);
-      part.mesh.isVisible = !sub && (part.role === "skeleton" ? skeleton : !skeleton);
+      const on = part.role === "skeleton" ? skeleton || this.hierarchyOverlay : !skeleton;
+      part.mesh.isVisible = !sub && on;
       const shown = sub ?? part.mesh;
-      if (sub) sub.isVisible = part.role === "skeleton" ? skeleton : !skeleton;
+      if (sub) sub.isVisible = on;
+      // The overlay is drawn after the tree, over it (its own rendering group clears the depth).
+      if (part.role === "skeleton") shown.renderingGroupId = this.hierarchyOverlay && !skeleton ? 1 : 0;
       const m = shown.material;
       if (!m || part.role === "skeleton") continue;
       m.wireframe = this.mode === "wireframe";
@@ -237,12 +299,12 @@ export class TreeView implements TreeInstance {
 
   private applyBarkTexture(m: BaseMaterial): void {
     if (!(m instanceof StandardMaterial)) return;
-    if (this.barkTextured) {
+    if (this.barkTextured && this.barkTexture) {
       m.diffuseTexture = this.barkTexture;
-      m.diffuseColor.set(1, 1, 1);
+      m.diffuseColor.copyFrom(this.barkTint);
     } else {
       m.diffuseTexture = null;
-      m.diffuseColor.copyFrom(PLAIN_BARK);
+      m.diffuseColor.copyFrom(this.barkPlain);
     }
   }
 

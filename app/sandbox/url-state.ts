@@ -17,15 +17,19 @@ export interface DisplaySettings {
   background: boolean;
   /** The sun's shadows, on the ground and on the tree. */
   shadows: boolean;
+  /** The skeleton drawn over the tree, coloured by hierarchy level (issue 7, item 6). */
+  hierarchy: boolean;
 }
 
-export const DEFAULT_DISPLAY: Readonly<DisplaySettings> = { barkTexture: true, background: true, shadows: true };
+export const DEFAULT_DISPLAY: Readonly<DisplaySettings> = { barkTexture: true, background: true, shadows: true, hierarchy: false };
 
 /** The hash key of each display setting. */
-const DISPLAY_KEYS: Readonly<Record<keyof DisplaySettings, string>> = { barkTexture: "bark", background: "background", shadows: "shadows" };
+const DISPLAY_KEYS: Readonly<Record<keyof DisplaySettings, string>> = { barkTexture: "bark", background: "background", shadows: "shadows", hierarchy: "hierarchy" };
 
 export interface UrlState {
   tree?: string;
+  /** A model's URL (issue 7: `?model=<url>` or `#model=<url>`): loaded in place of `tree`. */
+  model?: string;
   depth?: number;
   taper?: number;
   method?: string;
@@ -49,6 +53,7 @@ export function parseHash(hash: string): UrlState {
     return v !== null && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : undefined;
   };
   out.tree = q.get("tree") ?? undefined;
+  out.model = q.get("model") ?? undefined;
   out.depth = num("depth");
   out.taper = num("taper");
   out.method = q.get("method") ?? undefined;
@@ -72,9 +77,10 @@ export function parseHash(hash: string): UrlState {
   return out;
 }
 
-export function formatHash(s: { tree: string; depth: number; taper: number; method: string; mode: string; wind: WindSettings; timeline?: string; display?: DisplaySettings; params: Record<string, Params> }): string {
+export function formatHash(s: { tree: string; model?: string; depth: number; taper: number; method: string; mode: string; wind: WindSettings; timeline?: string; display?: DisplaySettings; params: Record<string, Params> }): string {
   const q = new URLSearchParams();
   q.set("tree", s.tree);
+  if (s.model) q.set("model", s.model);
   q.set("depth", String(s.depth));
   q.set("taper", String(round(s.taper)));
   q.set("method", s.method);

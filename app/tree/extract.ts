@@ -34,6 +34,10 @@ const PLAINLY_STRAIGHT = 2.5;
 const STRAIGHT = 1.2;
 /** A trunk whose thicker third is this much thicker than its thinner third clearly tapers. */
 const TAPER_CLEAR = 0.15;
+/** upFromWood: a largest piece with more than this share of the wood's surface is the whole tree (welded), not a trunk. */
+const WELDED_SHARE = 0.6;
+/** upFromWood: a trunk shorter than this many diameters is a stub whose axis says nothing. */
+const TRUNK_ELONGATION = 3;
 /** Centre-line nodes per branch at most (the slices along its axis). */
 const MAX_SLICES = 40;
 
@@ -108,7 +112,7 @@ export function meshParts(mesh: WoodMesh): { count: number; partOfVertex: Int32A
 }
 
 /** A part's centre line: nodes (xyz), radii, from one end to the other. */
-interface CentreLine {
+export interface CentreLine {
   nodes: Float64Array;
   radii: Float64Array;
   /** Lowest y of the part's vertices. */
@@ -147,7 +151,7 @@ export function meshGraph(mesh: WoodMesh, canon: Int32Array): MeshGraph {
 }
 
 /** Scratch for geodesic distances, reused across parts (sized to the mesh). */
-class Geodesic {
+export class Geodesic {
   readonly dist: Float64Array;
   private readonly heap: Int32Array;
   private readonly pos: Int32Array;
@@ -235,7 +239,7 @@ class Geodesic {
  * cross-sections, as a tube's rings are, however it bends. Their centres are the nodes, their
  * mean distance from the local axis the radii.
  */
-function centreLine(positions: Float32Array, verts: Int32Array, graph: MeshGraph, geo: Geodesic, fromOtherEnd = false): CentreLine {
+export function centreLine(positions: Float32Array, verts: Int32Array, graph: MeshGraph, geo: Geodesic, fromOtherEnd = false): CentreLine {
   const m = verts.length;
   let cx = 0, cy = 0, cz = 0, lowY = Infinity;
   for (let k = 0; k < m; k++) {
@@ -375,7 +379,7 @@ function centreLine(positions: Float32Array, verts: Int32Array, graph: MeshGraph
  * Nearest point to p of the polyline through points `first` .. `first + count - 1` of `line`
  * (xyz each; default all): squared distance, the segment (counted from `first`) and the fraction along it.
  */
-function nearestOnLine(line: ArrayLike<number>, px: number, py: number, pz: number, out: { d2: number; seg: number; f: number }, first = 0, count = line.length / 3): void {
+export function nearestOnLine(line: ArrayLike<number>, px: number, py: number, pz: number, out: { d2: number; seg: number; f: number }, first = 0, count = line.length / 3): void {
   out.d2 = Infinity;
   out.seg = 0;
   out.f = 0;
@@ -396,7 +400,7 @@ function nearestOnLine(line: ArrayLike<number>, px: number, py: number, pz: numb
 }
 
 /** Arc-length fraction of the point `f` along segment `seg` of polyline `line`, from its start (or its end when `reversed`). */
-function arcFraction(line: Float64Array, seg: number, f: number, reversed: boolean): number {
+export function arcFraction(line: Float64Array, seg: number, f: number, reversed: boolean): number {
   let total = 0, upTo = 0;
   for (let j = 0; j + 5 < line.length; j += 3) {
     const l = Math.hypot(line[j + 3] - line[j], line[j + 4] - line[j + 1], line[j + 5] - line[j + 2]);
@@ -661,8 +665,13 @@ export function upFromWood(mesh: WoodMesh): { up: "+y" | "-y" | "+z" | "-z" | "+
     const vx = P[c] - P[a], vy = P[c + 1] - P[a + 1], vz = P[c + 2] - P[a + 2];
     area[partOfVertex[idx[t]]] += 0.5 * Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
   }
-  let largest = 0;
-  for (let q = 1; q < count; q++) if (area[q] > area[largest]) largest = q;
+  let largest = 0, total = 0;
+  for (let q = 0; q < count; q++) {
+    total += area[q];
+    if (area[q] > area[largest]) largest = q;
+  }
+  // Wood that is mostly one piece is welded: its largest piece is the whole tree, not a trunk.
+  if (area[largest] > WELDED_SHARE * total) return null;
   const m: number[] = [];
   for (let i = 0; i < partOfVertex.length; i++) if (partOfVertex[i] === largest) m.push(i);
   if (m.length < 3) return null;
@@ -706,6 +715,10 @@ export function upFromWood(mesh: WoodMesh): { up: "+y" | "-y" | "+z" | "-z" | "+
   const d = [t[3 * b] - t[3 * a], t[3 * b + 1] - t[3 * a + 1], t[3 * b + 2] - t[3 * a + 2]];
   const len = Math.hypot(d[0], d[1], d[2]);
   if (!(len > 0)) return null;
+  // A stub (a low-poly tree's cube of a trunk) has no direction to tell.
+  let meanRadius = 0;
+  for (let j = 0; j < n; j++) meanRadius += trunk.radii[j] / n;
+  if (len < TRUNK_ELONGATION * 2 * meanRadius) return null;
   const axes = [["+x", 0, 1], ["-x", 0, -1], ["+y", 1, 1], ["-y", 1, -1], ["+z", 2, 1], ["-z", 2, -1]] as const;
   let best: { up: (typeof axes)[number][0]; cos: number } = { up: "+y", cos: -Infinity };
   for (const [name, c, sign] of axes) {

@@ -51,6 +51,18 @@ function axes(up: UpAxis): { r: number; u: number; f: number; su: number; sf: nu
   }
 }
 
+/** Directions (normals) turned as normaliseModel turns positions for `up`: a copy, xyz each. */
+export function turnVectors(v: Float32Array, up: UpAxis): Float32Array {
+  const { r, u, f, su, sf } = axes(up);
+  const out = new Float32Array(v.length);
+  for (let i = 0; i + 2 < v.length; i += 3) {
+    out[i] = v[i + r];
+    out[i + 1] = su * v[i + u];
+    out[i + 2] = sf * v[i + f];
+  }
+  return out;
+}
+
 /** The share of the height, from the lowest point, that is the model's foot. */
 const FOOT = 0.05;
 
@@ -124,11 +136,12 @@ export function footSpread(positions: Float32Array, up: UpAxis): number {
  * Turns, scales and moves a model's vertices (a copy) so it stands as the sandbox's trees do.
  * `indices`: its triangles. `up`: the model's up axis, or undefined to find it: from `wood`, the
  * model's wood in its own coordinates, when its thickest piece tapers clearly along one axis
- * (upFromWood); else between +y and +z (DETECTED_UP_AXES), the one along which the model stands on
- * the fewest pieces (footPieces), then on the widest foot (footSpread).
+ * (upFromWood); else `convention`, the format's (glTF says +y) when given; else between +y and +z
+ * (DETECTED_UP_AXES), the one along which the model stands on the fewest pieces (footPieces), then
+ * on the widest foot (footSpread).
  * Throws on an empty or non-finite model.
  */
-export function normaliseModel(positions: Float32Array, indices: ArrayLike<number>, options: { up?: UpAxis; wood?: WoodMesh } = {}): Normalised {
+export function normaliseModel(positions: Float32Array, indices: ArrayLike<number>, options: { up?: UpAxis; wood?: WoodMesh; convention?: UpAxis } = {}): Normalised {
   const n = positions.length / 3;
   if (n === 0 || !Number.isInteger(n)) throw new RangeError(`the model has no geometry (${positions.length} coordinates)`);
   for (let i = 0; i < positions.length; i++) if (!Number.isFinite(positions[i])) throw new RangeError(`vertex ${Math.floor(i / 3)} of the model is not a finite point`);
@@ -140,6 +153,11 @@ export function normaliseModel(positions: Float32Array, indices: ArrayLike<numbe
   if (fromWood && fromWood.cos > 0.7) {
     up = fromWood.up;
     how = "found from the trunk";
+  }
+  // The format's own convention (glTF: +y), when the trunk does not say.
+  if (!up && options.convention) {
+    up = options.convention;
+    how = "the format's convention";
   }
   if (!up) {
     how = "found from the foot the model stands on";

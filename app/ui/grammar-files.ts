@@ -1,20 +1,22 @@
 /**
- * Grammar files from the person's disk: the panel's "Load grammar file…" button (a hidden
- * <input type=file>) and a file dropped anywhere on the page. A text file is loaded as a grammar
- * through `sandbox.loadTree({ grammar, name })`, exactly as a script would; a model or an image
- * gets a message saying what to drop instead. A grammar error shows with file:line:column and
- * the tree on screen stays (the sandbox derives before it replaces anything).
+ * Tree files from the person's disk: the panel's "Load a file" button (a hidden
+ * <input type=file multiple>) and files dropped anywhere on the page. A model (.glb, .gltf, .obj,
+ * with the .bin, .mtl and textures picked or dropped with it) is loaded through
+ * `sandbox.loadTree({ files })`; a text file as a grammar through `sandbox.loadTree({ grammar,
+ * name })`, exactly as a script would. A grammar error shows with file:line:column, a model's
+ * problem says what to do, and the tree on screen stays (nothing is replaced before the new tree
+ * is built).
  */
 import type { Sandbox } from "../sandbox/sandbox";
 
-/** What a grammar file may be called (the chooser's filter). */
-export const GRAMMAR_ACCEPT = ".lsys,.txt";
-/** Extensions of tree models, which arrive with model import (issue 7). */
-export const MODEL_EXTENSIONS: readonly string[] = [".glb", ".gltf", ".obj", ".fbx", ".stl", ".ply", ".babylon", ".dae", ".3ds", ".usdz"];
+/** What a tree file may be called (the chooser's filter): grammars, models and their companions. */
+export const GRAMMAR_ACCEPT = ".lsys,.txt,.glb,.gltf,.obj,.mtl,.bin,.png,.jpg,.jpeg,.webp";
+/** Extensions of models (and of their companions): such files go to model import, which reads .glb, .gltf and .obj and says what to do with the others. */
+export const MODEL_EXTENSIONS: readonly string[] = [".glb", ".gltf", ".obj", ".mtl", ".bin", ".fbx", ".stl", ".ply", ".babylon", ".dae", ".3ds", ".usdz", ".blend"];
 /** Larger than this is not read as a grammar (a grammar past the module cap is refused by the derivation anyway). */
 export const MAX_GRAMMAR_BYTES = 16 * 1024 * 1024;
 
-const MODEL_NOTE = "Model files (.glb, .gltf, .obj) arrive with model import; drop a .lsys grammar";
+const MODEL_NOTE = "Drop a .lsys grammar, or a tree model (.glb, .gltf or .obj with its companions)";
 
 function extensionOf(name: string): string {
   const dot = name.lastIndexOf(".");
@@ -27,7 +29,7 @@ function extensionOf(name: string): string {
  */
 export async function readGrammarFile(file: Pick<File, "name" | "type" | "size" | "text">): Promise<{ text: string } | { refusal: string }> {
   const ext = extensionOf(file.name);
-  if (MODEL_EXTENSIONS.includes(ext)) return { refusal: `${file.name} is a model file. ${MODEL_NOTE}.` };
+  if (MODEL_EXTENSIONS.includes(ext)) return { refusal: `${file.name} is a model file: load it with the model's companions through loadTree({ files })` };
   const named = ext === ".lsys" || ext === ".txt" || file.type.startsWith("text/");
   if (!named && /^(image|video|audio|font)\//.test(file.type)) return { refusal: `${file.name} is not a grammar. ${MODEL_NOTE}.` };
   if (file.size > MAX_GRAMMAR_BYTES) {
@@ -36,6 +38,20 @@ export async function readGrammarFile(file: Pick<File, "name" | "type" | "size" 
   const text = await file.text();
   if (!named && (text.includes("\u0000") || text.includes("\uFFFD"))) return { refusal: `${file.name} is not a grammar (not text). ${MODEL_NOTE}.` };
   return { text };
+}
+
+/**
+ * Loads files picked or dropped together: a model (any file with a model's extension among them:
+ * the sandbox finds the model file and its companions, or says what it lacks), else the first as
+ * a grammar. Resolves when done (never rejects); errors show in the panel.
+ */
+export async function loadTreeFiles(sandbox: Sandbox, files: readonly File[]): Promise<void> {
+  if (files.length === 0) return;
+  if (files.some((f) => MODEL_EXTENSIONS.includes(extensionOf(f.name)))) {
+    await sandbox.loadTree({ files }).catch(() => undefined);
+    return;
+  }
+  await loadGrammarFile(sandbox, files[0]);
 }
 
 /** Reads `file` and loads it as the tree, or shows why not. Resolves when done (never rejects). */
@@ -68,15 +84,16 @@ export interface GrammarFiles {
  */
 export function installGrammarFiles(sandbox: Sandbox, input: HTMLInputElement, overlay: HTMLElement | null, target: Window = window): GrammarFiles {
   let settled: Promise<void> = Promise.resolve();
-  const load = (file: File) => {
-    settled = settled.then(() => loadGrammarFile(sandbox, file));
+  const load = (files: File[]) => {
+    settled = settled.then(() => loadTreeFiles(sandbox, files));
   };
 
   input.accept = GRAMMAR_ACCEPT;
+  input.multiple = true;
   input.addEventListener("change", () => {
-    const file = input.files?.[0];
+    const files = [...(input.files ?? [])];
     // Cleared so that choosing the same file again (after editing it) loads it again.
-    if (file) load(file);
+    if (files.length > 0) load(files);
     input.value = "";
   });
 
@@ -105,9 +122,9 @@ export function installGrammarFiles(sandbox: Sandbox, input: HTMLInputElement, o
     if (!e.dataTransfer) return;
     e.preventDefault(); // never let the browser navigate to the dropped file
     show(false);
-    const file = e.dataTransfer.files[0];
-    if (file) load(file);
-    else sandbox.reportError("Drop a .lsys grammar file here to load it");
+    const files = [...e.dataTransfer.files];
+    if (files.length > 0) load(files);
+    else sandbox.reportError("Drop a .lsys grammar file, or a tree model (.glb, .gltf or .obj with its companions), here to load it");
   });
 
   return {

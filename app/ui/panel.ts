@@ -23,6 +23,9 @@ import { MAX_VIEWS } from "../sandbox/compare-layout";
 import { RENDER_MODE_LABELS, RENDER_MODES, type RenderMode } from "../sandbox/tree-view";
 import { TAPER_PARAM } from "../tree/taper";
 import { TREE_PRESETS } from "../lsystem/presets";
+import { MODEL_SAMPLES } from "../import/samples";
+import { PART_ROLES, type PartRole } from "../import/model";
+import { UP_AXES, type UpAxis } from "../tree/normalise";
 import { WIND_PARAMS, type WindSettings } from "../wind/wind-field";
 import { EXAMPLE_TIMELINES, formatTimeline, presetOf, timelineAt, WIND_PRESETS, type WindKey, type WindTimeline } from "../wind/conditions";
 import { Image } from "@babylonjs/gui/2D/controls/image";
@@ -56,6 +59,7 @@ const DISPLAY_TOGGLES: readonly { key: keyof DisplaySettings; label: string }[] 
   { key: "barkTexture", label: "Bark texture" },
   { key: "background", label: "Background" },
   { key: "shadows", label: "Shadows" },
+  { key: "hierarchy", label: "Skeleton overlay (by level)" },
 ];
 
 /** Barron §6.1's wind sliders, one per axis, m/s: x and z edit speed and direction, y the vertical wind. */
@@ -96,6 +100,11 @@ export class Panel {
   private readonly errorText: TextBlock;
   private readonly errorBox: Rectangle;
   private readonly grammarText: TextBlock;
+  private readonly modelStack: StackPanel;
+  private modelFor = "";
+  private readonly loadBar: { box: Rectangle; fill: Rectangle; text: TextBlock };
+  /** The depth and taper rows: greyed out for a model (they shape trees grown from grammars). */
+  private readonly grammarOnly: Control[];
   private readonly toggles: { key: keyof DisplaySettings; label: string; button: Button }[] = [];
   private methodParamsFor = "";
   private syncing = false;
@@ -187,18 +196,25 @@ export class Panel {
     this.stack.addControl(this.branchStack);
 
     this.section("Tree");
-    this.choice("tree", () => TREE_PRESETS.map((p) => ({ value: p.name, label: p.label })), () => sandbox.treeName, (name) => this.guard(() => sandbox.loadTree({ preset: name })));
+    // Issue 7, item 8: the shipped grammars, then the sample models.
+    this.choice("tree", () => [...TREE_PRESETS.map((p) => ({ value: p.name, label: p.label })), ...MODEL_SAMPLES.map((m) => ({ value: m.id, label: m.label }))], () => sandbox.treeName, (name) => this.guard(() => sandbox.loadTree({ preset: name })));
     this.grammarText = this.text("", 12, MUTED, 20);
     this.named.set("tree.grammar", this.grammarText);
     if (options.openGrammarFile) {
       const open = options.openGrammarFile;
-      this.button("tree.loadFile", "Load grammar file…", () => open());
-      this.text("or drop a .lsys file on the view", 11, MUTED, 16);
+      this.button("tree.loadFile", "Load a file (grammar or model)…", () => open());
+      this.text("or drop a .lsys grammar, or a .glb / .gltf / .obj\nwith its .bin, .mtl and textures, on the view", 11, MUTED, 30);
     }
+    this.loadBar = this.progressBar("tree.progress", this.stack);
+    // Issue 7, items 2, 3, 6, 8: the model's summary and the corrections a person can make.
+    this.modelStack = new StackPanel("model-section");
+    this.modelStack.width = "100%";
+    this.stack.addControl(this.modelStack);
     // Depth re-derives live while dragging (once per frame at most); a depth past the module cap
     // shows the cap's message and the tree stays.
     this.slider("depth", numberParam("Derivation depth", 0, DEPTH_SLIDER_MAX, 1, 5, "", ""), () => sandbox.depth, (v) => sandbox.loadTree({ depth: v }), "live");
     this.slider("taper", TAPER_PARAM, () => sandbox.taper, (v) => this.guard(() => sandbox.loadTree({ taper: v })), "release");
+    this.grammarOnly = ["depth", "taper"].map((n) => this.named.get(n)!);
 
     this.section("Wind");
     const wind = (key: keyof WindSettings) => this.slider(`wind.${key}`, WIND_PARAMS[key], () => sandbox.windField.settings()[key], (v) => this.guard(() => sandbox.setWind({ [key]: v } as Partial<WindSettings>)));
@@ -318,6 +334,85 @@ export class Panel {
   /** The views and the focus the compare rows were built for. */
   private compareFor = "";
 
+  /** A progress bar (hidden until there is progress to show). */
+  private progressBar(name: string, into: StackPanel): { box: Rectangle; fill: Rectangle; text: TextBlock } {
+    const box = new Rectangle(name);
+    box.height = "18px";
+    box.width = "100%";
+    box.thickness = 1;
+    box.color = "#222";
+    box.background = "#3a3f38";
+    box.isVisible = false;
+    const fill = new Rectangle(`${name}-fill`);
+    fill.width = "0%";
+    fill.thickness = 0;
+    fill.background = ACCENT;
+    fill.horizontalAlignment = Control.HORIZONTAL_ALIGNMENT_LEFT;
+    box.addControl(fill);
+    const text = new TextBlock(`${name}-text`, "");
+    text.fontSize = 11;
+    text.color = TEXT;
+    box.addControl(text);
+    into.addControl(box);
+    this.named.set(name, box);
+    return { box, fill, text };
+  }
+
+  /** Shows a model's load progress (issue 7, item 1). */
+  private refreshLoadBar(): void {
+    const p = this.sandbox.loadProgress();
+    this.loadBar.box.isVisible = p !== null;
+    if (p) {
+      this.loadBar.fill.width = `${Math.round(100 * Math.min(1, Math.max(0, p.fraction)))}%`;
+      const t = `Loading model: ${p.text}`;
+      if (this.loadBar.text.text !== t) this.loadBar.text.text = t;
+    }
+  }
+
+  /**
+   * The model rows (issue 7): what was found (branches, levels, leaves, vertices, scale, up), the
+   * up axis, each material's role (wood, leaves, ignore: click to correct), and the tree to show
+   * when the file holds several. Rebuilt when the model or its analysis changes.
+   */
+  private buildModelSection(): void {
+    const sb = this.sandbox, m = sb.modelInfo();
+    const key = m ? JSON.stringify(m) + sb.treeName : "";
+    if (key === this.modelFor) return;
+    this.modelFor = key;
+    for (const c of [...this.modelStack.children]) {
+      this.forget(c);
+      c.dispose();
+    }
+    for (const c of this.grammarOnly) {
+      c.isEnabled = !sb.tree || !sb.isModel;
+      c.alpha = c.isEnabled ? 1 : 0.4;
+    }
+    if (!m) return;
+    const t = sb.isModel && !m.error ? sb.summary() : null;
+    const lines = [
+      m.error ? `${m.file}: not shown (correct it below)` : `${m.file}${m.trees.length > 1 ? ` (${m.tree})` : ""}`,
+      t ? `${t.branches} branches in ${t.levels} levels, ${m.leafPieces} leaves` : "",
+      t ? `${t.vertices.toLocaleString("en")} vertices, ${m.height.toFixed(1)} m tall, ${m.welded ? "welded wood" : `${m.pieces} pieces of wood`}` : "",
+      t ? `scale ${m.scale === 1 ? "1 (metres)" : `×${m.scale.toPrecision(3)}`}, up ${m.up} (${m.upDetected ? "detected" : "set"})` : "",
+      ...m.notes.map((n) => `· ${n}`),
+    ].filter((l) => l !== "");
+    const summary = this.text(lines.join("\n"), 12, m.error ? "#ff8a78" : ACCENT, 0, this.modelStack);
+    summary.textWrapping = true;
+    summary.resizeToFit = true;
+    this.named.set("model.summary", summary);
+    this.text("Up axis", 12, MUTED, 20, this.modelStack);
+    this.choice("model.up", () => [{ value: "auto", label: "Detect" }, ...UP_AXES.map((a) => ({ value: a, label: a }))], () => (m.upDetected ? "auto" : m.up ?? "auto"), (v) => this.guard(() => sb.loadTree({ up: v as UpAxis | "auto" })), this.modelStack, true);
+    this.text("Wood and leaves (click to correct)", 12, MUTED, 20, this.modelStack);
+    m.roles.forEach((r, k) => {
+      this.text(`${r.material || "(no material)"}: ${r.reason}${r.corrected ? " (corrected)" : ""}`, 11, MUTED, 16, this.modelStack);
+      this.choice(`model.role.${k}`, () => PART_ROLES.map((role) => ({ value: role, label: role })), () => r.role, (v) => this.guard(() => sb.loadTree({ roles: { [r.material]: v as PartRole } })), this.modelStack, true);
+    });
+    if (m.trees.length > 1) {
+      this.text(`The file holds ${m.trees.length} trees: pick one`, 12, MUTED, 20, this.modelStack);
+      this.choice("model.tree", () => m.trees.map((n) => ({ value: n, label: n })), () => m.tree, (v) => this.guard(() => sb.loadTree({ object: v })), this.modelStack);
+    }
+  }
+
   /**
    * The compare rows: one button per view (method; the focused one highlighted: the method row,
    * parameters, branch and commands are its), "Add a view", and "Remove view N".
@@ -342,6 +437,12 @@ export class Panel {
 
   get visible(): boolean {
     return this.frame.isVisible;
+  }
+
+  /** The text of a named text block (for tests); null when there is none. */
+  textOf(name: string): string | null {
+    const c = this.named.get(name);
+    return c instanceof TextBlock ? c.text : null;
   }
 
   /** Page-pixel centre of a named control (for tests driving the real mouse). */
@@ -503,12 +604,22 @@ export class Panel {
   }
 
   /** A row of buttons, one per option, the current one highlighted. */
-  private choice(name: string, options: () => { value: string; label: string }[], read: () => string, write: (v: string) => void, into: StackPanel = this.stack): void {
+  private choice(name: string, options: () => { value: string; label: string }[], read: () => string, write: (v: string) => void, into: StackPanel = this.stack, row = false): void {
     const buttons = new Map<string, Button>();
-    for (const o of options()) {
+    const list = options();
+    let target = into;
+    if (row) {
+      // One line of small buttons side by side.
+      target = new StackPanel(`${name}-row`);
+      target.isVertical = false;
+      target.height = "24px";
+      target.width = "100%";
+      into.addControl(target);
+    }
+    for (const o of list) {
       const b = Button.CreateSimpleButton(`${name}:${o.value}`, o.label);
       b.height = "24px";
-      b.width = "100%";
+      b.width = row ? `${Math.floor((PANEL_WIDTH - 30) / list.length)}px` : "100%";
       b.fontSize = 13;
       b.thickness = 1;
       b.cornerRadius = 3;
@@ -516,7 +627,7 @@ export class Panel {
       b.onPointerClickObservable.add(() => {
         if (read() !== o.value) write(o.value);
       });
-      into.addControl(b);
+      target.addControl(b);
       buttons.set(o.value, b);
       this.named.set(`${name}:${o.value}`, b);
     }
@@ -541,6 +652,7 @@ export class Panel {
     this.syncing = true;
     try {
       this.buildCompareSection();
+      this.buildModelSection();
       if (this.methodParamsFor !== this.sandbox.methodId) this.buildMethodParams();
       this.buildTimelineEditor();
       const branchKey = `${this.sandbox.methodId}#${this.sandbox.selectedBranch}`;
@@ -784,6 +896,7 @@ export class Panel {
 
   private updateStats(): void {
     this.refreshActions();
+    this.refreshLoadBar();
     this.movePlayhead();
     const st = this.sandbox.stats();
     const s = this.sandbox.tree?.skeleton;

@@ -40,7 +40,7 @@ test("display toggles clicked in the panel: background, shadows, bark texture; k
   await openApp(page, url, { hash: "#tree=demo", errors });
   await requireDebugHooks(page, ["tree", "sliderRect", "projectToScreen"]);
   await page.evaluate(() => window.sandbox.pause());
-  assert.deepEqual(await display(page), { barkTexture: true, background: true, shadows: true });
+  assert.deepEqual(await display(page), { barkTexture: true, background: true, shadows: true, hierarchy: false });
   await frames(page, 3);
   const on = decodePng(await shot("display-all-on"));
   log(`sky ${on.pixel(...SKY)}, ground ${on.pixel(...GROUND)} with the background on`);
@@ -111,6 +111,6 @@ test("display toggles clicked in the panel: background, shadows, bark texture; k
     }
   });
   assert.match(refused ?? "", /no setting "fog".*barkTexture, background, shadows/);
-  assert.deepEqual(await page.evaluate(() => window.sandbox.display({ background: true, shadows: true, barkTexture: true })), { barkTexture: true, background: true, shadows: true });
+  assert.deepEqual(await page.evaluate(() => window.sandbox.display({ background: true, shadows: true, barkTexture: true })), { barkTexture: true, background: true, shadows: true, hierarchy: false });
   assert.deepEqual(errors, []);
 }, { timeout: 240_000 });

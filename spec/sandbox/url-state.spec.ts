@@ -6,7 +6,7 @@ describe("URL hash state", () => {
     const hash = formatHash({
       tree: "demo", depth: 4, taper: 0.3, method: "procedural-wind", mode: "wireframe",
       wind: { speed: 12.5, direction: 90, turbulence: 0.2, gust: 0.4, seed: 7, vertical: -1.5 },
-      display: { barkTexture: false, background: true, shadows: false },
+      display: { barkTexture: false, background: true, shadows: false, hierarchy: true },
       params: { "procedural-wind": { damping: 0.7, stiffness: 2 } },
     });
     const s = parseHash(hash);
@@ -16,7 +16,7 @@ describe("URL hash state", () => {
     expect(s.method).toBe("procedural-wind");
     expect(s.mode).toBe("wireframe");
     expect(s.wind).toEqual({ speed: "12.5", direction: "90", turbulence: "0.2", gust: "0.4", seed: "7", vertical: "-1.5" });
-    expect(s.display).toEqual({ barkTexture: false, background: true, shadows: false });
+    expect(s.display).toEqual({ barkTexture: false, background: true, shadows: false, hierarchy: true });
     expect(hash).toContain("bark=off");
     expect(s.params).toEqual({ "procedural-wind": { damping: "0.7", stiffness: "2" } });
   });

@@ -16,15 +16,15 @@ describe("grammar files (readGrammarFile)", () => {
 
   it("reads a file of another name when its content is text, and refuses it when it is not", async () => {
     expect(await readGrammarFile(file("README", "axiom: F"))).toEqual({ text: "axiom: F" });
-    const binary = await readGrammarFile(file("tree.bin", new Uint8Array([0, 1, 2, 0xff, 0xfe])));
-    expect(binary).toEqual({ refusal: expect.stringMatching(/^tree\.bin is not a grammar \(not text\)\. Model files \(\.glb, \.gltf, \.obj\) arrive with model import; drop a \.lsys grammar\.$/) });
+    const binary = await readGrammarFile(file("tree.dat", new Uint8Array([0, 1, 2, 0xff, 0xfe])));
+    expect(binary).toEqual({ refusal: "tree.dat is not a grammar (not text). Drop a .lsys grammar, or a tree model (.glb, .gltf or .obj with its companions)." });
   });
 
-  it("refuses models and images with the model-import message", async () => {
-    for (const name of ["tree.glb", "tree.GLTF", "tree.obj", "tree.fbx"]) {
-      expect(await readGrammarFile(file(name, "glTF"))).toEqual({ refusal: `${name} is a model file. Model files (.glb, .gltf, .obj) arrive with model import; drop a .lsys grammar.` });
+  it("refuses models (they go to model import) and images as grammars", async () => {
+    for (const name of ["tree.glb", "tree.GLTF", "tree.obj", "tree.fbx", "tree.bin"]) {
+      expect(await readGrammarFile(file(name, "glTF"))).toEqual({ refusal: `${name} is a model file: load it with the model's companions through loadTree({ files })` });
     }
-    expect(await readGrammarFile(file("photo.png", "\u0089PNG", "image/png"))).toEqual({ refusal: "photo.png is not a grammar. Model files (.glb, .gltf, .obj) arrive with model import; drop a .lsys grammar." });
+    expect(await readGrammarFile(file("photo.png", "\u0089PNG", "image/png"))).toEqual({ refusal: "photo.png is not a grammar. Drop a .lsys grammar, or a tree model (.glb, .gltf or .obj with its companions)." });
   });
 
   it("refuses a file too large to be a grammar without reading it", async () => {
