@@ -147,6 +147,7 @@ export class TreeView implements TreeInstance {
       this.barkMaterial.twoSidedLighting = true;
     }
     if (look?.bark.alphaTest && look.bark.texture) {
+      look.bark.texture.hasAlpha = true;
       this.barkMaterial.useAlphaFromDiffuseTexture = true;
       this.barkMaterial.transparencyMode = Material.MATERIAL_ALPHATEST;
       this.barkMaterial.alphaCutOff = look.bark.alphaCutOff;
@@ -168,6 +169,8 @@ export class TreeView implements TreeInstance {
       const grey = colourKind([leafLook.colour.r, leafLook.colour.g, leafLook.colour.b]) === "grey";
       this.leafMaterial.diffuseColor = leafLook.texture ? leafLook.colour.clone() : grey ? PLAIN_LEAF.clone() : leafLook.colour.clone();
       const cut = leafLook.alphaTest && leafLook.texture !== null;
+      // Its alpha cuts the leaf's shape (an OBJ's map_d names the same image as its map_Kd).
+      if (cut) leafLook.texture!.hasAlpha = true;
       this.leafMaterial.useAlphaFromDiffuseTexture = cut;
       this.leafMaterial.transparencyMode = cut ? Material.MATERIAL_ALPHATEST : Material.MATERIAL_OPAQUE;
       this.leafMaterial.alphaCutOff = leafLook.alphaCutOff;

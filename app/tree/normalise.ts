@@ -163,7 +163,17 @@ export function normaliseModel(positions: Float32Array, indices: ArrayLike<numbe
     how = "found from the foot the model stands on";
     // Fewest pieces in the foot, then the widest foot.
     let best: [number, number] = [Infinity, -Infinity];
-    for (const a of DETECTED_UP_AXES) {
+    // A model (nearly) flat along an axis does not stand on it: a card, a plank.
+    const extent = [0, 1, 2].map((c) => {
+      let lo = Infinity, hi = -Infinity;
+      for (let i = c; i < positions.length; i += 3) {
+        lo = Math.min(lo, positions[i]);
+        hi = Math.max(hi, positions[i]);
+      }
+      return hi - lo;
+    });
+    const candidates = DETECTED_UP_AXES.filter((a) => extent[a === "+y" ? 1 : 2] >= 0.1 * Math.max(...extent));
+    for (const a of candidates.length > 0 ? candidates : DETECTED_UP_AXES) {
       const pieces = footPieces(positions, indices, a);
       const score = footSpread(positions, a);
       if (pieces < best[0] || (pieces === best[0] && score > best[1])) {

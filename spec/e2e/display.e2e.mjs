@@ -83,7 +83,7 @@ test("display toggles clicked in the panel: background, shadows, bark texture; k
   await until(async () => (await treeOnShow(page)).name === "conifer", { message: "the conifer after clicking its button" });
   await frames(page, 3);
   const rebuilt = decodePng(await shot("display-off-conifer"));
-  assert.deepEqual(await display(page), { barkTexture: false, background: false, shadows: false });
+  assert.deepEqual(await display(page), { barkTexture: false, background: false, shadows: false, hierarchy: false });
   assert.equal((await treeOnShow(page)).barkTexture, false, "the rebuilt tree has its bark texture back");
   assert.ok(isGrey(rebuilt.pixel(...SKY)) && isGrey(rebuilt.pixel(...GROUND)), "the background came back with the new tree");
 
@@ -95,7 +95,7 @@ test("display toggles clicked in the panel: background, shadows, bark texture; k
   await page.reload({ waitUntil: "load" });
   await waitReady(page, { errors });
   await page.evaluate(() => window.sandbox.pause());
-  assert.deepEqual(await display(page), { barkTexture: false, background: false, shadows: false });
+  assert.deepEqual(await display(page), { barkTexture: false, background: false, shadows: false, hierarchy: false });
   assert.equal((await treeOnShow(page)).barkTexture, false);
   await frames(page, 3);
   const reloaded = decodePng(await shot("display-off-reloaded"));

@@ -89,7 +89,7 @@ test("the Load grammar file button opens the file chooser; the chosen grammar is
   await openApp(page, url, { hash: "#tree=demo", errors });
   await requireDebugHooks(page, ["tree", "sliderRect", "sliderValue", "grammarFileSettled"]);
   await page.evaluate(() => window.sandbox.pause());
-  assert.equal(await page.evaluate(() => document.getElementById("grammar-file").accept), ".lsys,.txt");
+  assert.equal(await page.evaluate(() => document.getElementById("grammar-file").accept), ".lsys,.txt,.glb,.gltf,.obj,.mtl,.bin,.png,.jpg,.jpeg,.webp");
   const before = await treeOnShow(page);
   const line = await controlRect(page, "tree.grammar");
   await frames(page, 2);

@@ -15,6 +15,10 @@ import { WindField } from "../../app/wind/wind-field";
 import { Rng } from "../../app/math/rng";
 import { FixedClock } from "../../app/sandbox/clock";
 import { filesBeside, readModelFile } from "../support/read-model";
+import { TREE_PRESETS } from "../../app/lsystem/presets";
+import { grammarToSkeleton } from "../../app/lsystem/lsystem";
+import { applyTaper, TAPER_RANGE } from "../../app/tree/taper";
+import { buildTreeGeometry } from "../../app/tree/geometry";
 
 const M = "assets/models";
 const SAMPLES: { file: string; wood: string; leaves: string | null; height: [number, number]; minBranches: number; frames?: number }[] = [
@@ -146,6 +150,54 @@ describe("sample models (issue 7, items 8 and 9)", () => {
       loaded.dispose();
     }
   }, 60_000);
+});
+
+describe("round trip through files (issue 7, item 9)", () => {
+  // Our own trees, written by our writer (assets/models/own_*: a GLB of separate tubes, an OBJ of
+  // one welded mesh), read back by the app's loader and importer: the hierarchy found is compared
+  // with the grammar's. Each extracted branch is the original branch most of its vertices were
+  // written from (found by position: the loaders renumber vertices).
+  for (const [file, preset, welded] of [["own_habel_glb/habel.glb", "habel", false], ["own_welded_obj/welded.obj", "sympodial", true]] as const) {
+    it(`${file}: the ${preset} tree's branches, levels and parents come back (${welded ? "welded" : "separate parts"})`, async () => {
+      const p = TREE_PRESETS.find((t) => t.name === preset)!;
+      const original = applyTaper(grammarToSkeleton(p.text, { depth: p.defaultDepth, seed: 1, fileName: `${preset}.lsys` }), TAPER_RANGE.default);
+      const bark = buildTreeGeometry(original).bark;
+      const loaded = await readModelFile(`${M}/${file}`, scene);
+      try {
+        const t = await importModel(loaded.data);
+        expect(t.welded).toBe(welded);
+        expect(t.scale).toBe(1);
+        const e = t.skeleton;
+        // Standing it on the origin moved it a little: by the difference of the boxes' corners.
+        const g = t.geometry.bark;
+        const corner = (P: Float32Array) => [0, 1, 2].map((c) => P.filter((_, i) => i % 3 === c).reduce((m, x) => Math.min(m, x), Infinity));
+        const shift = corner(g.positions).map((x, c) => x - corner(bark.positions)[c]);
+        const at = new Map<string, number>();
+        const key = (P: Float32Array, i: number, d: number[]) => `${Math.round((P[3 * i] - d[0]) * 200)},${Math.round((P[3 * i + 1] - d[1]) * 200)},${Math.round((P[3 * i + 2] - d[2]) * 200)}`;
+        for (let i = 0; i < bark.positions.length / 3; i++) at.set(key(bark.positions, i, [0, 0, 0]), Math.round(bark.branchIndex[i]));
+        const votes = Array.from({ length: e.branchCount }, () => new Map<number, number>());
+        let found = 0;
+        for (let i = 0; i < g.positions.length / 3; i++) {
+          const o = at.get(key(g.positions, i, shift)), b = g.branchIndex[i];
+          if (o === undefined || b < 0) continue;
+          found++;
+          votes[b].set(o, (votes[b].get(o) ?? 0) + 1);
+        }
+        // Most vertices found where they were written (5 mm cells: a few fall on a cell's edge).
+        expect(found).toBeGreaterThan(0.6 * (g.positions.length / 3));
+        const origin = votes.map((m) => [...m].sort((x, y) => y[1] - x[1])[0]?.[0] ?? -1);
+        let right = 0;
+        for (let b = 1; b < e.branchCount; b++) if (origin[e.branchParent[b]] === original.branchParent[origin[b]]) right++;
+        const share = right / (e.branchCount - 1);
+        expect(Math.abs(e.branchCount - original.branchCount) / original.branchCount).toBeLessThanOrEqual(0.1);
+        expect(e.levels).toBe(original.levels);
+        expect(share).toBeGreaterThanOrEqual(0.9);
+        expect(origin[0]).toBe(0);
+      } finally {
+        loaded.dispose();
+      }
+    }, 60_000);
+  }
 });
 
 describe("corrections (issue 7, items 2 and 3)", () => {
