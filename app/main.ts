@@ -196,8 +196,8 @@ function main(): void {
     panel.setPlots(plots);
     const labels = new ViewLabels(sandbox);
     window.sandboxDebug = debugHooks(sandbox, panel, files, labels);
-    // Ready means the first frame with the panel is on screen.
-    return new Promise<void>((r) => sandbox.scene.onAfterRenderObservable.addOnce(() => r()));
+    // Ready means the first frame with the panel is on screen, and the model the address names loaded (or refused, with a message).
+    return new Promise<void>((r) => sandbox.scene.onAfterRenderObservable.addOnce(() => r())).then(() => sandbox.loadStartModel());
   });
   window.sandbox = sandbox.api(ready);
   ready.catch(fatal);

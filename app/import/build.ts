@@ -114,7 +114,12 @@ export async function importModel(model: ModelData, options: ImportOptions = {},
 
   await progress(0.3, "finding the branches");
   const wm: WoodMesh = { positions: woodPositions, indices: woodMesh.indices };
-  const ex = extractHierarchy(wm);
+  let ex: ReturnType<typeof extractHierarchy>;
+  try {
+    ex = extractHierarchy(wm);
+  } catch (e) {
+    throw new RangeError(`${file}: its branches could not be found (${e instanceof Error ? e.message : e}); check which materials are wood, and the up axis, in the panel`);
+  }
   const sk = ex.skeleton;
   await progress(0.7, "binding the vertices");
   const bind = bindVertices(sk, woodPositions, ex.vertexBranch);

@@ -13,6 +13,7 @@ import type { Scene } from "@babylonjs/core/scene";
 import { LoadAssetContainerAsync } from "@babylonjs/core/Loading/sceneLoader";
 import { FilesInputStore } from "@babylonjs/core/Misc/filesInputStore";
 import { Mesh } from "@babylonjs/core/Meshes/mesh";
+import { InstancedMesh } from "@babylonjs/core/Meshes/instancedMesh";
 import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
 import { VertexData } from "@babylonjs/core/Meshes/mesh.vertexData";
 import { Quaternion, Vector3, Matrix } from "@babylonjs/core/Maths/math.vector";
@@ -123,7 +124,12 @@ function parseGltfJson(text: string, name: string): GltfJson {
 export async function fetchModelFiles(url: string, extra: readonly string[] = [], absent: readonly string[] = []): Promise<ModelFile[]> {
   const abs = new URL(url, typeof location !== "undefined" ? location.href : "http://localhost/");
   const get = async (u: URL) => {
-    const r = await fetch(u.href);
+    let r: Response;
+    try {
+      r = await fetch(u.href);
+    } catch (e) {
+      throw new RangeError(`could not fetch ${u.href}: ${e instanceof Error ? e.message : e} (the server may be unreachable, or it does not let this page read its files: CORS)`);
+    }
     if (!r.ok) throw new RangeError(`could not fetch ${u.pathname.split("/").pop()}: ${r.status} ${r.statusText || "error"} (${u.href})`);
     return r.blob();
   };
@@ -157,7 +163,7 @@ let loading = false;
  * Reads a model from its files (the model file and any companions) with @babylonjs/loaders.
  * Throws RangeError with a message a person can act on: not a model, damaged, a .bin missing.
  */
-export async function readModel(files: readonly ModelFile[], scene: Scene): Promise<LoadedModel> {
+export async function readModel(files: readonly ModelFile[], scene: Scene, from: string | null = null): Promise<LoadedModel> {
   const main = mainFile(files);
   const ext = extensionOf(main.name);
   const byName = new Map<string, Blob>();
@@ -181,7 +187,11 @@ export async function readModel(files: readonly ModelFile[], scene: Scene): Prom
         if (extensionOf(n) === ".mtl") await need({ name: n, data: await fixMtl(data, byName) }, () => false);
         continue;
       }
-      if (required(n)) throw new RangeError(`${main.name} needs ${baseName(n)}, which was not given: pick or drop it together with ${main.name}`);
+      if (required(n)) {
+        throw new RangeError(from
+          ? `${main.name} needs ${n}, which could not be fetched from beside it (${new URL(n, new URL(from, typeof location !== "undefined" ? location.href : "http://localhost/")).href})`
+          : `${main.name} needs ${baseName(n)}, which was not given: pick or drop it together with ${main.name}`);
+      }
       if (IMAGE.test(n)) {
         placeholders.add(baseName(key));
         register(key, new Blob([PLACEHOLDER_PNG], { type: "image/png" }));
@@ -296,21 +306,24 @@ function extract(container: AssetContainer, name: string, ext: string, warnings:
   const kept = new Set<BaseTexture>();
   const world = new Matrix(), normalMatrix = new Matrix();
   for (const mesh of container.meshes) {
-    if (!(mesh instanceof Mesh) || mesh.getTotalVertices() === 0) continue;
-    const indices = mesh.getIndices();
-    const pos = mesh.getVerticesData(VertexBuffer.PositionKind);
+    // A copy of a mesh (the glTF loader instances a mesh used by several nodes: a forest of one
+    // tree) is its source's geometry where the copy stands.
+    const geometry = mesh instanceof InstancedMesh ? mesh.sourceMesh : mesh;
+    if (!(geometry instanceof Mesh) || geometry.getTotalVertices() === 0) continue;
+    const indices = geometry.getIndices();
+    const pos = geometry.getVerticesData(VertexBuffer.PositionKind);
     if (!indices || indices.length === 0 || !pos) continue;
     computeChain(mesh);
     world.copyFrom(mesh.getWorldMatrix());
     world.invertToRef(normalMatrix);
     normalMatrix.transposeToRef(normalMatrix);
-    let nrm = mesh.getVerticesData(VertexBuffer.NormalKind);
+    let nrm = geometry.getVerticesData(VertexBuffer.NormalKind);
     if (!nrm) {
       const computed = new Float32Array(pos.length);
       VertexData.ComputeNormals(pos, indices, computed);
       nrm = computed;
     }
-    const uv = mesh.getVerticesData(VertexBuffer.UVKind);
+    const uv = geometry.getVerticesData(VertexBuffer.UVKind);
     const n = pos.length / 3;
     const positions = new Float32Array(3 * n), normals = new Float32Array(3 * n);
     const v = new Vector3(), w = new Vector3();
@@ -325,8 +338,8 @@ function extract(container: AssetContainer, name: string, ext: string, warnings:
       const l = w.length() || 1;
       normals[3 * i] = (sx * w.x) / l; normals[3 * i + 1] = w.y / l; normals[3 * i + 2] = w.z / l;
     }
-    const subMeshes = mesh.subMeshes && mesh.subMeshes.length > 0 ? mesh.subMeshes : null;
-    const ranges = subMeshes ? subMeshes.map((s) => ({ start: s.indexStart, count: s.indexCount, material: materialOf(mesh.material, s.materialIndex) })) : [{ start: 0, count: indices.length, material: mesh.material }];
+    const subMeshes = geometry.subMeshes && geometry.subMeshes.length > 0 ? geometry.subMeshes : null;
+    const ranges = subMeshes ? subMeshes.map((s) => ({ start: s.indexStart, count: s.indexCount, material: materialOf(geometry.material, s.materialIndex) })) : [{ start: 0, count: indices.length, material: geometry.material }];
     for (const r of ranges) {
       if (r.count < 3) continue;
       const tri = new Uint32Array(r.count - (r.count % 3));
@@ -409,7 +422,7 @@ function lookOf(m: Material | null, placeholders: ReadonlySet<string>): Material
  * one object ("").
  */
 function objectNamer(container: AssetContainer, root: Node | null): (mesh: Node) => string {
-  const holds = (n: Node): boolean => (n instanceof Mesh && n.getTotalVertices() > 0) || n.getChildren().some(holds);
+  const holds = (n: Node): boolean => ((n instanceof Mesh || n instanceof InstancedMesh) && n.getTotalVertices() > 0) || n.getChildren().some(holds);
   const tops = root ? [root] : [...container.meshes, ...container.transformNodes].filter((n) => !n.parent);
   let level: Node[] = tops.filter(holds);
   while (level.length === 1 && level[0].getChildren().filter(holds).length > 0) level = level[0].getChildren().filter(holds);

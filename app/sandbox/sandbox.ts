@@ -102,6 +102,8 @@ interface ModelSource {
   readonly sample: ModelSample | null;
   readonly options: ImportOptions;
   readonly error: string | null;
+  /** For a model not shown: its materials' guessed roles (worked out once). */
+  readonly guesses?: readonly { material: string; role: PartRole; reason: string }[];
 }
 
 /** The name a grammar without a file name goes by in messages. */
@@ -566,9 +568,21 @@ export class Sandbox {
     this.engine.runRenderLoop(() => this.frame());
     await this.scene.whenReadyAsync();
     await new Promise<void>((resolve) => this.scene.onAfterRenderObservable.addOnce(() => resolve()));
-    // loadTree shows its own errors; the tree built above stays.
-    if (modelUrl) await this.loadTree({ url: modelUrl }).catch(() => undefined);
-    else if (sampleId) await this.loadTree({ preset: sampleId }).catch(() => undefined);
+    this.startModel = modelUrl ? { url: modelUrl } : sampleId ? { preset: sampleId } : null;
+  }
+
+  /** The model the page address named, if any. */
+  private startModel: TreeSource | null = null;
+
+  /**
+   * Loads the model the page address named (`?model=<url>`, `#model=<url>`, a sample's id as the
+   * tree), once the panel is up to show its progress and any error; the tree built by start() stays
+   * if it cannot be loaded.
+   */
+  async loadStartModel(): Promise<void> {
+    const src = this.startModel;
+    this.startModel = null;
+    if (src) await this.loadTree(src).catch(() => undefined);
   }
 
   addListener(l: SandboxListener): void {
@@ -816,6 +830,9 @@ export class Sandbox {
     this.disposeViews();
     const old = this.source?.model;
     if (old && old.loaded !== source.model?.loaded) old.loaded.dispose();
+    // A model that failed is forgotten once another tree is shown (unless it is the one shown).
+    if (this.pendingModel && this.pendingModel.loaded !== source.model?.loaded && this.pendingModel.loaded !== old?.loaded) this.pendingModel.loaded.dispose();
+    this.pendingModel = null;
     this.source = source;
     this.taperValue = taper;
     const m = source.model;
@@ -1213,6 +1230,7 @@ export class Sandbox {
       const sample = typeof src.preset === "string" ? modelSample(src.preset) : typeof src.url === "string" ? MODEL_SAMPLES.find((m) => m.url === (src.url as string).replace(/^\.?\//, "")) : undefined;
       if (sample && src.url !== undefined) src = { ...src, url: undefined };
       if (sample || src.url !== undefined || src.files !== undefined || src.up !== undefined || src.roles !== undefined || src.object !== undefined) return await this.loadModel(src, sample ?? null);
+      if (this.importing) throw new RangeError("a model is loading; wait for it to finish, then change the tree");
       if (src.preset !== undefined && src.grammar !== undefined) throw new RangeError("loadTree takes a preset or a grammar, not both");
       if (src.name !== undefined && src.grammar === undefined) throw new RangeError("loadTree's name goes with a grammar: loadTree({ grammar, name })");
       if (src.grammar !== undefined && typeof src.grammar !== "string") throw new TypeError(`loadTree's grammar must be the grammar's text (a string); got ${typeof src.grammar}`);
@@ -1240,14 +1258,17 @@ export class Sandbox {
 
   /** The model on show, or the last one loaded that could not be shown (with why); null when neither. */
   modelInfo(): ModelInfo | null {
-    const m = this.source?.model ?? this.pendingModel;
+    // The one that failed first: the panel's corrections are for it.
+    const m = this.pendingModel ?? this.source?.model;
     if (!m) return null;
     const i = m.imported;
-    const roles = i ? i.roles.map((r) => ({ material: r.material, role: r.role, reason: r.reason, corrected: r.corrected })) : guessRoles(m.loaded.data.primitives).map((g) => ({ material: g.material, role: m.options.roles?.[g.material] ?? g.role, reason: g.reason, corrected: m.options.roles?.[g.material] !== undefined }));
+    const roles = i ? i.roles.map((r) => ({ material: r.material, role: r.role, reason: r.reason, corrected: r.corrected })) : (m.guesses ?? []).map((g) => ({ material: g.material, role: m.options.roles?.[g.material] ?? g.role, reason: g.reason, corrected: m.options.roles?.[g.material] !== undefined }));
     return {
       file: m.loaded.data.name, sample: m.sample?.id ?? null, url: m.url, roles, trees: i ? [...i.trees] : [], tree: i?.tree ?? "",
       up: i?.up ?? m.options.up ?? null, upDetected: i?.upDetected ?? m.options.up === undefined, scale: i ? round3(i.scale) : 1, height: i ? round3(i.height) : 0,
-      welded: i?.welded ?? false, pieces: i?.pieces ?? 0, leafPieces: i?.leafPieces ?? 0, notes: i ? [...i.notes] : [...m.loaded.data.warnings], error: m.error,
+      welded: i?.welded ?? false, pieces: i?.pieces ?? 0, leafPieces: i?.leafPieces ?? 0, error: m.error,
+      // A sample's credit first (CC-BY asks for it wherever the model is shown).
+      notes: [...(m.sample ? [`by ${m.sample.credit}`] : []), ...(i ? i.notes : m.loaded.data.warnings)],
     };
   }
 
@@ -1287,10 +1308,10 @@ export class Sandbox {
         this.setLoadProgress({ text: `reading ${url ? url.split("/").pop() : src.files![0].name}`, fraction: 0 });
         await nextFrame();
         const files: ModelFile[] = src.files ? src.files.map((f) => ({ name: f.name, data: f })) : await fetchModelFiles(url!, sample?.extra ?? [], sample?.absent ?? []);
-        fresh = await readModel(files, this.scene);
+        fresh = await readModel(files, this.scene, url);
         base = { loaded: fresh, url, sample, options: {} };
       } else {
-        const m = this.source.model ?? this.pendingModel;
+        const m = this.pendingModel ?? this.source.model;
         if (!m) throw new RangeError("there is no model to correct: load one first (loadTree({ url }), the panel's model button, or drop a file on the view)");
         base = { loaded: m.loaded, url: m.url, sample: m.sample, options: { ...m.options, roles: m.options.roles ? { ...m.options.roles } : undefined } };
       }
@@ -1308,18 +1329,20 @@ export class Sandbox {
           await nextFrame();
         });
       } catch (e) {
-        // Kept (and not shown) so the person can correct what went wrong: wood, leaves, up.
-        if (fresh) {
-          if (this.pendingModel && this.pendingModel.loaded !== this.source.model?.loaded) this.pendingModel.loaded.dispose();
-          this.pendingModel = { ...base, imported: null, error: messageOf(e) };
+        // Kept (and not shown) so the person can correct what went wrong: wood, leaves, up; a
+        // correction that still fails keeps what was corrected so far.
+        if (fresh || (this.pendingModel && this.pendingModel.loaded === base.loaded)) {
+          if (fresh && this.pendingModel && this.pendingModel.loaded !== this.source.model?.loaded) this.pendingModel.loaded.dispose();
+          const guesses = this.pendingModel?.loaded === base.loaded ? this.pendingModel.guesses : guessRoles(base.loaded.data.primitives);
+          this.pendingModel = { ...base, imported: null, error: messageOf(e), guesses };
           fresh = null;
         }
         throw e;
       }
+      // A pending model shown now is no longer pending (rebuild would dispose it otherwise).
+      if (this.pendingModel?.loaded === base.loaded) this.pendingModel = null;
       const summary = this.rebuild({ name: base.sample?.id ?? MODEL_TREE, fileName: base.loaded.data.name, grammar: "", depth: 0, skeleton: imported.skeleton, model: { ...base, imported, error: null } }, this.taperValue);
       fresh = null;
-      if (this.pendingModel && this.pendingModel.loaded !== base.loaded) this.pendingModel.loaded.dispose();
-      this.pendingModel = null;
       return summary;
     } finally {
       fresh?.dispose();
@@ -1416,7 +1439,8 @@ export class Sandbox {
         tree: this.source.model ? (this.source.model.sample?.id ?? DEFAULT_TREE) : this.source.name, model: this.source.model && !this.source.model.sample ? this.source.model.url ?? undefined : undefined, depth: this.source.model ? presetDepth(DEFAULT_TREE) : this.source.depth, taper: this.taperValue, method: this.methodIds.join(","), mode: this.mode, wind: this.windField.settings(),
         timeline: this.timeline ? formatTimeline(this.timeline) : undefined, display: this.displayState, params,
       });
-      window.history.replaceState(null, "", hash);
+      // The query is dropped: a ?model= would load that model again on reload; the hash says what is on show.
+      window.history.replaceState(null, "", window.location.pathname + hash);
     }, 100);
   }
 }
@@ -1425,7 +1449,11 @@ export class Sandbox {
 /** Waits for the page to draw a frame (a progress bar), then goes on; at once where there is no page. */
 function nextFrame(): Promise<void> {
   if (typeof requestAnimationFrame === "undefined") return Promise.resolve();
-  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  // A background tab runs no frames: a timer goes on without one.
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, 100);
+    requestAnimationFrame(() => setTimeout(() => (clearTimeout(timer), resolve()), 0));
+  });
 }
 
 function grammarFileName(name: string | undefined): string {

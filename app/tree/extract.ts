@@ -418,10 +418,11 @@ export function arcFraction(line: Float64Array, seg: number, f: number, reversed
  * nearest to it. Levels past MAX_LEVELS hang off their level-3 ancestor, as the L-system turtle
  * does, with `branchOrigin` the node they physically grow from.
  */
-export function extractFromParts(mesh: WoodMesh): PartsHierarchy {
-  const { count, partOfVertex, canon } = meshParts(mesh);
+export function extractFromParts(mesh: WoodMesh, known?: { parts: ReturnType<typeof meshParts>; graph: MeshGraph }): PartsHierarchy {
+  // The parts and the graph, when the caller has them already (extractHierarchy).
+  const { count, partOfVertex, canon } = known?.parts ?? meshParts(mesh);
   if (count === 0) throw new RangeError("the wood has no triangles");
-  const graph = meshGraph(mesh, canon), geo = new Geodesic(canon.length);
+  const graph = known?.graph ?? meshGraph(mesh, canon), geo = new Geodesic(canon.length);
   // Vertices of each part (counting sort).
   const start = new Int32Array(count + 1);
   for (let i = 0; i < partOfVertex.length; i++) if (partOfVertex[i] >= 0) start[partOfVertex[i] + 1]++;

@@ -147,7 +147,7 @@ export function extractHierarchy(mesh: WoodMesh): PartsHierarchy & { welded: boo
   const graph = meshGraph(mesh, parts.canon);
   const { main, share, reeb } = mainPart(mesh, parts, graph);
   if (share > WELDED_SHARE || reeb.tips >= WELDED_TIPS) return { ...welded(mesh, parts, graph, main, reeb), welded: true };
-  return { ...extractFromParts(mesh), welded: false };
+  return { ...extractFromParts(mesh, { parts, graph }), welded: false };
 }
 
 function partSizes(partOfVertex: Int32Array, count: number): Int32Array {

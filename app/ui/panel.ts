@@ -401,7 +401,7 @@ export class Panel {
     summary.resizeToFit = true;
     this.named.set("model.summary", summary);
     this.text("Up axis", 12, MUTED, 20, this.modelStack);
-    this.choice("model.up", () => [{ value: "auto", label: "Detect" }, ...UP_AXES.map((a) => ({ value: a, label: a }))], () => (m.upDetected ? "auto" : m.up ?? "auto"), (v) => this.guard(() => sb.loadTree({ up: v as UpAxis | "auto" })), this.modelStack, true);
+    this.choice("model.up", () => [{ value: "auto", label: "auto" }, ...UP_AXES.map((a) => ({ value: a, label: a }))], () => (m.upDetected ? "auto" : m.up ?? "auto"), (v) => this.guard(() => sb.loadTree({ up: v as UpAxis | "auto" })), this.modelStack, true);
     this.text("Wood and leaves (click to correct)", 12, MUTED, 20, this.modelStack);
     m.roles.forEach((r, k) => {
       this.text(`${r.material || "(no material)"}: ${r.reason}${r.corrected ? " (corrected)" : ""}`, 11, MUTED, 16, this.modelStack);

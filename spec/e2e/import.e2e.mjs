@@ -117,6 +117,9 @@ test("a sample model picked in the panel: progress, summary, skeleton overlay by
       for (let i = 0; i < tips.length; i++) d = Math.max(d, Math.abs(tips[i] - rest[i]));
       out[id] = { moved: d, nonFinite: s.stats().nonFinite, finite: tips.every(Number.isFinite), useMs: Math.round(t1 - t0), stepMs: Math.round(t2 - t1) };
     }
+    // Side by side on the dead tree (no alpha-tested leaves: four views of the common tree take
+    // several seconds a frame on a software renderer).
+    await s.loadTree({ preset: "dead-tree" });
     await s.use(["spectral-beam", "procedural-wind", "lsystem-particles", "mass-spring"]);
     s.pause();
     s.step(20);
@@ -177,6 +180,7 @@ test("a scene of several trees: the tree picked in the panel; up axis and a mate
   await page.evaluate(() => window.sandbox.loadTree({ preset: "landscape" }));
   const scene = await page.evaluate(() => window.sandbox.model());
   log(`landscape: trees ${scene.trees.join(", ")}; showing ${scene.tree}; notes ${scene.notes.join(" / ")}`);
+  assert.ok(scene.notes.some((n) => /seccanj.*CC-BY-4\.0/.test(n)), "the scene's CC-BY credit is not shown with it");
   assert.ok(scene.trees.length >= 8, "fewer than 8 trees found in the landscape");
   assert.ok(!scene.trees.includes("Plane") && !scene.trees.includes("Cube.004"), "the river or the ground was taken for a tree");
   await clickControl(page, "model.tree:Icosphere.007");
@@ -249,6 +253,16 @@ test("bad model files: each gets a message a person can act on, and the tree on 
   assert.ok(fixed.branches >= 1);
   await frames(page, 3);
   await shot("import-corrected");
+  // With a model on show, another that fails is the one the panel offers to correct; showing
+  // another tree forgets it.
+  await dropFiles(page, [{ name: "twig.obj", bytes: Buffer.from(leavesOnly.replace("usemtl leaves", "usemtl foliage")) }]);
+  assert.match(await lastError(page), /no wood found in twig\.obj/);
+  const second = await page.evaluate(() => window.sandbox.model());
+  assert.equal(second.file, "twig.obj");
+  assert.deepEqual(second.roles.map((r) => r.material), ["foliage"]);
+  assert.equal((await treeOnShow(page)).name, "model", "the model on show was replaced by one that failed");
+  await page.evaluate(() => window.sandbox.loadTree({ preset: "demo" }));
+  assert.equal(await page.evaluate(() => window.sandbox.model()), null, "the failed model was kept after another tree was shown");
   // Page errors: none (bad files are the app's messages, not exceptions).
   assert.deepEqual(errors, []);
 }, { timeout: 180_000 });
