@@ -1,12 +1,14 @@
 // The wind speed slider follows the real mouse.
 import { test } from "./runner.mjs";
-import { assert, openApp, until, requireDebugHooks } from "./helpers.mjs";
+import { assert, openApp, until, requireDebugHooks, scrollPanelTo } from "./helpers.mjs";
 
 test("dragging the wind speed slider with the mouse sets the wind", async ({ page, url, shot, errors, log }) => {
   await openApp(page, url, { errors });
   await requireDebugHooks(page, ["sliderRect"]);
   await page.evaluate(() => window.sandbox.wind({ speed: 5 }));
-  const rect = await until(() => page.evaluate(() => window.sandboxDebug.sliderRect("wind.speed")), { message: 'sliderRect("wind.speed")' });
+  await until(() => page.evaluate(() => window.sandboxDebug.sliderRect("wind.speed")), { message: 'sliderRect("wind.speed")' });
+  // Scrolled into the window with the wheel first (the tree list above it is long).
+  const rect = await scrollPanelTo(page, "wind.speed");
   log(`slider at ${JSON.stringify(rect)}`);
   const y = rect.top + rect.height / 2;
   const range = 40;
