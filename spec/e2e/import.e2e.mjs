@@ -235,7 +235,9 @@ test("bad model files: each gets a message a person can act on, and the tree on 
   await frames(page, 3);
   await shot("import-bad-file");
   // No wood: leaves only by name. The message says what to do; the panel offers the fix.
-  const leavesOnly = "mtllib none.mtl\nusemtl leaves\nv 0 0 0\nv 0.2 0 0\nv 0 3 0\nv 0.2 3 0\nv 0 6 0.1\nf 1 2 4 3\nf 3 4 5\n";
+  // A closed three-sided stick, 4 m tall, whose one material is called "leaves".
+  const leavesOnly = "mtllib none.mtl\nusemtl leaves\nv 0 0 0\nv 0.2 0 0\nv 0.1 0 0.17\nv 0 4 0\nv 0.2 4 0\nv 0.1 4 0.17\n" +
+    "f 1 4 5 2\nf 2 5 6 3\nf 3 6 4 1\nf 1 2 3\nf 4 6 5\n";
   await dropFiles(page, [{ name: "stick.obj", bytes: Buffer.from(leavesOnly) }]);
   const message = await lastError(page);
   log(`stick.obj: ${message}`);
@@ -251,8 +253,10 @@ test("bad model files: each gets a message a person can act on, and the tree on 
   log(`corrected: ${JSON.stringify(fixed)}`);
   assert.equal(fixed.name, "model");
   assert.ok(fixed.branches >= 1);
+  assert.ok(Math.abs(fixed.height - 4) < 0.05, `the stick is ${fixed.height} m tall, not 4`);
   await frames(page, 3);
   await shot("import-corrected");
+  assert.ok((await treePixels(page)).tree > 0.001, "the corrected stick is not on screen");
   // With a model on show, another that fails is the one the panel offers to correct; showing
   // another tree forgets it.
   await dropFiles(page, [{ name: "twig.obj", bytes: Buffer.from(leavesOnly.replace("usemtl leaves", "usemtl foliage")) }]);
