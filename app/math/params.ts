@@ -22,19 +22,37 @@ export interface BooleanParam {
   readonly default: boolean;
   readonly help: string;
 }
-export interface ChoiceParam {
+/** A choice among named options; `O` is the union of the option names when they are literals. */
+export interface ChoiceParam<O extends string = string> {
   readonly kind: "choice";
   readonly label: string;
-  readonly options: readonly string[];
-  readonly default: string;
+  readonly options: readonly O[];
+  readonly default: O;
   readonly help: string;
 }
 export type ParamDecl = NumberParam | BooleanParam | ChoiceParam;
 
+/** A set of declarations, one per parameter name (an object literal or a `ParamSpec`). */
+export type ParamDecls<D = Record<string, ParamDecl>> = { readonly [K in keyof D]: ParamDecl };
+
+/** The value one declaration admits: a number, a boolean, or one of the choice's options. */
+export type ValueOf<D> =
+  D extends NumberParam ? number
+  : D extends BooleanParam ? boolean
+  : D extends ChoiceParam<infer O> ? (string extends O ? string : O)
+  : never;
+
+/**
+ * The parameter object a set of declarations describes, so that a method writes its parameters
+ * once: `type P = ValuesOf<typeof declarations>`. A mapped type (not an interface), so the result
+ * is still assignable to `Params`.
+ */
+export type ValuesOf<D> = { -readonly [K in keyof D]: ValueOf<D[K]> };
+
 /** The declaration of a parameter object P: one declaration per key, of the matching kind. */
 export type ParamSpec<P extends Params> = {
   // Index signatures (from `extends Record<string, ...>`) are not parameters: only named keys are.
-  readonly [K in keyof P as string extends K ? never : K]: P[K] extends number ? NumberParam : P[K] extends boolean ? BooleanParam : ChoiceParam;
+  readonly [K in keyof P as string extends K ? never : K]: P[K] extends number ? NumberParam : P[K] extends boolean ? BooleanParam : ChoiceParam<P[K] & string>;
 };
 
 export function numberParam(label: string, min: number, max: number, step: number, def: number, unit: string, help: string): NumberParam {
@@ -43,15 +61,16 @@ export function numberParam(label: string, min: number, max: number, step: numbe
 export function booleanParam(label: string, def: boolean, help: string): BooleanParam {
   return { kind: "boolean", label, default: def, help };
 }
-export function choiceParam(label: string, options: readonly string[], def: string, help: string): ChoiceParam {
+/** Keeps the option names as literals: `choiceParam("Show", ["a", "b"], "a", ...)` is a `ChoiceParam<"a" | "b">`. */
+export function choiceParam<const O extends readonly string[]>(label: string, options: O, def: O[number], help: string): ChoiceParam<O[number]> {
   return { kind: "choice", label, options, default: def, help };
 }
 
 /** The default values of a declaration. */
-export function defaultsOf<P extends Params>(spec: ParamSpec<P>): P {
+export function defaultsOf<D extends ParamDecls<D>>(spec: D): ValuesOf<D> {
   const out: Params = {};
   for (const key of Object.keys(spec)) out[key] = (spec as Record<string, ParamDecl>)[key].default;
-  return out as P;
+  return out as ValuesOf<D>;
 }
 
 /** Describes the allowed values of a declaration, for error messages. */
@@ -71,7 +90,7 @@ export function describeRange(d: ParamDecl): string {
  * allowed keys or range on an unknown key, a wrong type or an out-of-range value. `owner` names
  * what the parameters belong to in the message ("procedural-wind", "wind").
  */
-export function validatePatch<P extends Params>(owner: string, spec: ParamSpec<P>, patch: Record<string, unknown>): Partial<P> {
+export function validatePatch<D extends ParamDecls<D>>(owner: string, spec: D, patch: Record<string, unknown>): Partial<ValuesOf<D>> {
   const decls = spec as Record<string, ParamDecl>;
   const out: Params = {};
   for (const key of Object.keys(patch)) {
@@ -92,5 +111,5 @@ export function validatePatch<P extends Params>(owner: string, spec: ParamSpec<P
     }
     out[key] = v as ParamValue;
   }
-  return out as Partial<P>;
+  return out as Partial<ValuesOf<D>>;
 }

@@ -2,20 +2,9 @@
  * Parameters of the lsystem-particles method (Barron, Sorge and Davis), declared once: the GUI,
  * the URL and the automation API derive from these. Every one can change while the tree moves.
  */
-import { numberParam, type ParamSpec } from "../../math/params";
+import { numberParam, type ParamDecls, type ValuesOf } from "../../math/params";
 
-export type LsystemParticlesParams = {
-  damping: number;
-  stiffness: number;
-  gravity: number;
-  timeStep: number;
-  curveResolution: number;
-  sides: number;
-  minRadius: number;
-  spatial: number;
-};
-
-export const lsystemParticlesParams: ParamSpec<LsystemParticlesParams> = {
+export const lsystemParticlesParams = {
   damping: numberParam("Damping", 0, 1, 0.01, 0.2, "",
     "Eq. 2.7's k_d as a damping ratio: 0.02 (0) to critical (1)"),
   stiffness: numberParam("Stiffness", 0.2, 5, 0.05, 1, "×",
@@ -32,4 +21,7 @@ export const lsystemParticlesParams: ParamSpec<LsystemParticlesParams> = {
     "§4.1: every radius is scaled so that the thinnest branch has this radius"),
   spatial: numberParam("Turbulence spread", 0, 0.5, 0.01, 0.15, "",
     "§5.1.1: each particle scales the wind's fluctuation by its own factor 1 ± this"),
-};
+} satisfies ParamDecls;
+
+/** The values of the parameters, derived from their declarations. */
+export type LsystemParticlesParams = ValuesOf<typeof lsystemParticlesParams>;

@@ -2,7 +2,7 @@
  * Parameters of the mass-spring method (Van Haevre 2006), declared once: the GUI, the URL and the
  * automation API derive from these. Every one can change while the tree moves.
  */
-import { booleanParam, choiceParam, numberParam, type ParamSpec } from "../../math/params";
+import { booleanParam, choiceParam, numberParam, type ParamDecls, type ValuesOf } from "../../math/params";
 
 /** What is shown: the live simulation (§4.2), one tree walking its motion graph (§6.1), or the grove (Fig. 7). */
 export const MASS_SPRING_MODES = ["live", "graph", "grove"] as const;
@@ -10,22 +10,7 @@ export type MassSpringMode = (typeof MASS_SPRING_MODES)[number];
 /** How a walk chooses at each sample: at random (§6.1.1) or toward the wind arrow (§6.1.2). */
 export const WALK_KINDS = ["interactive", "random"] as const;
 
-export type MassSpringParams = {
-  damping: number;
-  stiffness: number;
-  sway: number;
-  gravity: number;
-  mode: string;
-  walk: string;
-  recordSeconds: number;
-  turningWind: boolean;
-  transition: number;
-  trees: number;
-  springs: boolean;
-  graph: boolean;
-};
-
-export const massSpringParams: ParamSpec<MassSpringParams> = {
+export const massSpringParams = {
   damping: numberParam("Damping", 0, 1, 0.01, 0.3, "",
     "The damping ratio ζ at the sway frequency, 0.02 (0) to 1 (critical there; slower and faster modes more): eq. 3's k_d on the angular springs plus air damping on every mass"),
   stiffness: numberParam("Stiffness", 0.2, 5, 0.05, 1, "×",
@@ -50,4 +35,7 @@ export const massSpringParams: ParamSpec<MassSpringParams> = {
     "Fig. 2: linear springs in brown, angular springs in green"),
   graph: booleanParam("Motion graph overlay", false,
     "Fig. 5: the control point's backbone in blue, transitions in green, pruned dead ends in red"),
-};
+} satisfies ParamDecls;
+
+/** The values of the parameters, derived from their declarations. */
+export type MassSpringParams = ValuesOf<typeof massSpringParams>;

@@ -192,7 +192,7 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
   get showing(): MassSpringMode | "recording" {
     if (this.recorder) return "recording";
     if (this.params.mode === "live" || !this.playback) return "live";
-    return this.params.mode as MassSpringMode;
+    return this.params.mode;
   }
 
   get recordings(): readonly Recording[] {
@@ -207,7 +207,7 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
    * notes say why and what to do.
    */
   private enterMode(): void {
-    const mode = this.params.mode as MassSpringMode;
+    const mode = this.params.mode;
     if (mode !== "grove") this.disposeGrove(true);
     if (mode === "live") {
       if (this.playback) this.velocityStale();

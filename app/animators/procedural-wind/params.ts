@@ -2,19 +2,9 @@
  * Parameters of the procedural-wind method (Zioma 2007, GPU Gems 3 ch. 6), declared once.
  * Plain data: the twin, the provider and the GUI all read this.
  */
-import { numberParam, type ParamSpec } from "../../math/params";
+import { numberParam, type ParamDecls, type ValuesOf } from "../../math/params";
 
-export type ProceduralWindParams = {
-  damping: number;
-  stiffness: number;
-  branchSway: number;
-  phaseRandomization: number;
-  trunkTwist: number;
-  flutterFrequency: number;
-  inertia: number;
-};
-
-export const proceduralWindParams: ParamSpec<ProceduralWindParams> = {
+export const proceduralWindParams = {
   damping: numberParam("Damping", 0, 1, 0.01, 0.3, "",
     "Less overshoot when the wind drops (Fig. 6-2 segment B) and weaker high-frequency bands"),
   stiffness: numberParam("Stiffness (mass)", 0.25, 4, 0.05, 1, "×",
@@ -29,4 +19,7 @@ export const proceduralWindParams: ParamSpec<ProceduralWindParams> = {
     "Sway frequency of a first-level branch; thinner levels and thinner branches go faster"),
   inertia: numberParam("Branch inertia", 0, 1, 0.01, 0.7, "",
     "§6.3.3: how much branches pressed toward the trunk are released while the trunk swings back"),
-};
+} satisfies ParamDecls;
+
+/** The values of the parameters, derived from their declarations. */
+export type ProceduralWindParams = ValuesOf<typeof proceduralWindParams>;

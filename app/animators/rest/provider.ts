@@ -3,20 +3,20 @@
  * (ARCHITECTURE.md, "The Animator contract").
  */
 import type { Animator, AnimatorContext, AnimatorProvider, AnimatorStats } from "../animator";
-import { numberParam } from "../../math/params";
+import { numberParam, type ParamDecls, type ValuesOf } from "../../math/params";
 import { tipNode } from "../../tree/skeleton";
 
-export interface RestParams extends Record<string, number> {
-  damping: number;
-}
+export const restParams = {
+  damping: numberParam("Damping", 0, 1, 0.01, 0.5, "", "Declared by every method; the tree at rest has nothing to damp"),
+} satisfies ParamDecls;
+
+export type RestParams = ValuesOf<typeof restParams>;
 
 export const restProvider: AnimatorProvider<RestParams> = {
   id: "rest",
   label: "Rest (no animation)",
   source: "Baseline: the tree as built, no wind response",
-  params: {
-    damping: numberParam("Damping", 0, 1, 0.01, 0.5, "", "Declared by every method; the tree at rest has nothing to damp"),
-  },
+  params: restParams,
   create(ctx: AnimatorContext): Animator<RestParams> {
     const s = ctx.tree.skeleton;
     const tips = new Float32Array(3 * s.branchCount);

@@ -3,25 +3,12 @@
  * Plain data: the twin, the provider and the GUI all read this. Every one of them can change
  * while the tree moves (§8: "every single parameter can be set or overridden in real time").
  */
-import { booleanParam, choiceParam, numberParam, type ParamSpec } from "../../math/params";
-
-export type SpectralBeamParams = {
-  damping: number;
-  damping0: number;
-  damping1: number;
-  damping2: number;
-  damping3: number;
-  stiffness: number;
-  leafless: boolean;
-  flutter: number;
-  lengthCorrection: boolean;
-  textureSize: string;
-};
+import { booleanParam, choiceParam, numberParam, type ParamDecls, type ValuesOf } from "../../math/params";
 
 /** Motion texture sizes the panel offers (§5.4: one 2D motion texture per hierarchy level). */
 export const TEXTURE_SIZES = ["64", "128", "256", "512"] as const;
 
-export const spectralBeamParams: ParamSpec<SpectralBeamParams> = {
+export const spectralBeamParams = {
   damping: numberParam("Damping", 0, 1, 0.01, 0.5, "",
     "Scales every level's damping ratio from ×0.25 (0) to ×4 (1); 0.5 keeps the per-level values"),
   damping0: numberParam("Damping ratio, trunk", 0.02, 2, 0.01, 0.9, "ζ",
@@ -42,4 +29,7 @@ export const spectralBeamParams: ParamSpec<SpectralBeamParams> = {
     "§4.2: keep branch lengths under strong deflection; off is the paper's cheaper mode for light wind"),
   textureSize: choiceParam("Motion texture size", TEXTURE_SIZES, "256",
     "§5.4: resolution of each 2D motion texture; larger textures span a wider frequency range"),
-};
+} satisfies ParamDecls;
+
+/** The values of the parameters, derived from their declarations. */
+export type SpectralBeamParams = ValuesOf<typeof spectralBeamParams>;

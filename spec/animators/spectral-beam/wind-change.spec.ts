@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { grammarToSkeleton } from "../../../app/lsystem/lsystem";
 import { SpectralBeamTwin } from "../../../app/animators/spectral-beam/twin";
-import { spectralBeamParams, type SpectralBeamParams } from "../../../app/animators/spectral-beam/params";
+import { spectralBeamParams } from "../../../app/animators/spectral-beam/params";
 import { defaultsOf } from "../../../app/math/params";
 import { WindField } from "../../../app/wind/wind-field";
 import { Rng } from "../../../app/math/rng";
@@ -16,7 +16,7 @@ import { timelineAt, type WindTimeline } from "../../../app/wind/conditions";
 it("a gust front played every step (calm, gale by 3 s, held to 8 s, calm again at 20 s): the tips follow the wind and come back", () => {
   const sk = grammarToSkeleton(readFileSync("assets/trees/demo.lsys", "utf8"), { seed: 1, depth: 5 });
   const tl: WindTimeline = { loop: false, keys: [{ t: 0, speed: 0.1, direction: 0, gust: 0.05 }, { t: 3, speed: 18.95, direction: 30, gust: 0.5 }, { t: 8, speed: 18.95, direction: 30, gust: 0.5 }, { t: 20, speed: 0.1, direction: 0, gust: 0.05 }] };
-  const twin = new SpectralBeamTwin(sk, { ...defaultsOf(spectralBeamParams), textureSize: "64" } as SpectralBeamParams, new Rng(1));
+  const twin = new SpectralBeamTwin(sk, { ...defaultsOf(spectralBeamParams), textureSize: "64" }, new Rng(1));
   const wind = new WindField({ speed: 0.1, direction: 0, turbulence: 0.4, gust: 0.05, seed: 1 });
   const n = sk.branchCount, rest = new Float64Array(3 * n), p = new Float64Array(3 * n);
   for (let b = 0; b < n; b++) twin.tipPosition(b, rest, 3 * b);
