@@ -15,7 +15,8 @@ import { copyStandardMaterial, deformedShadows } from "../shadow-depth";
 import { deformDepthMaterial, refreshDepthTextures } from "../deform-depth-material";
 import type { DeformShader } from "../deform-shader";
 import { BINDING_ATTRIBUTES } from "../../tree/geometry";
-import { SpectralBeamTwin, LEAF_TILE, tileFloats, type BranchOverride } from "./twin";
+import { LEAF_TILE, tileFloats } from "./layout";
+import { SpectralBeamTwin, type BranchOverride } from "./twin";
 import { SpectralBeamPluginMaterial, type SpectralBeamBindings } from "./plugin";
 import { BRANCH_SAMPLER, LEAF_SAMPLER, SPECTRAL_BEAM_DECLARATIONS, SPECTRAL_BEAM_FUNCTIONS, UNIFORM_NAMES, HARDWARE_FILTER_DEFINE, POSITION_ONLY_DEFINE, LEAVES_DEFINE } from "./spectral-beam.glsl";
 import { spectralBeamParams, type SpectralBeamParams } from "./params";
@@ -145,7 +146,7 @@ export class SpectralBeamAnimator implements Animator<SpectralBeamParams> {
       this.branchVersion = twin.branchVersion;
     }
     if (twin.atlasVersion !== this.atlasVersion) {
-      // Only the leaves' textures live on the GPU; the branches' are read per branch (twin.compose).
+      // Only the leaves' textures live on the GPU; the branches' are read per branch (BranchComposer, compose.ts).
       const tex = this.bindings.leafTexture;
       if (tex.getSize().width !== twin.motionSize) {
         tex.dispose();

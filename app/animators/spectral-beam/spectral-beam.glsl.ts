@@ -1,10 +1,10 @@
 /**
  * GLSL of the spectral-beam vertex deformation (Habel, Kusternig and Wimmer 2009, §3-§7), as
  * template strings shared by the material plugin, the shadow-depth material and the GPU check.
- * Mirrors SpectralBeamTwin.deformVertex (twin.ts) line by line; the layouts of the branch data
- * texture, the motion atlas and the uniforms are documented there.
+ * Mirrors deformVertex (vertex.ts) line by line; the layouts of the branch data texture, the
+ * motion atlas and the uniforms are documented in layout.ts.
  */
-import { BRANCHES_PER_ROW, IN_PLANE_FLUTTER, LEAF_SAMPLE_SPREAD, MAX_FLUTTER, TEXELS_PER_BRANCH, UNIFORM_VEC4S } from "./twin";
+import { BRANCHES_PER_ROW, IN_PLANE_FLUTTER, LEAF_SAMPLE_SPREAD, MAX_FLUTTER, TEXELS_PER_BRANCH, UNIFORM_VEC4S } from "./layout";
 import { ARC_LENGTH_NEWTON_STEPS } from "./length-correction";
 
 export const BRANCH_SAMPLER = "sbBranchData";
@@ -124,7 +124,7 @@ void sbDeform(inout vec3 p, inout vec3 n, float branchIndexF, vec4 w, vec4 leafF
     vec3 bl = leafFrame.xyz;
     vec3 tl = cross(bl, n0);
     float size = leafFrame.w;
-    // Sampled part of the way from the petiole to the vertex (twin.ts LEAF_SAMPLE_SPREAD).
+    // Sampled part of the way from the petiole to the vertex (layout.ts, LEAF_SAMPLE_SPREAD).
     vec3 q = p - ((1.0 - ${LEAF_SAMPLE_SPREAD.toFixed(4)}) * size) * (leafCoord.y * bl + leafCoord.x * tl);
     float inv = sbU2.z;
     vec3 amp = sbU4.z * sbLeafLookup(sbPlane(q.x, q.y, sbU3.xy, inv, sbU6.xy)).rgb;

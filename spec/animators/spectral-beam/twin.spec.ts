@@ -7,7 +7,8 @@ import { WindField, type WindSettings } from "../../../app/wind/wind-field";
 import { spectralBeamParams, type SpectralBeamParams } from "../../../app/animators/spectral-beam/params";
 import { arcLengthPosition } from "../../../app/animators/spectral-beam/length-correction";
 import { trajectorySpeed } from "../../../app/animators/spectral-beam/motion";
-import { SpectralBeamTwin, TEXELS_PER_BRANCH, branchTexel } from "../../../app/animators/spectral-beam/twin";
+import { SpectralBeamTwin } from "../../../app/animators/spectral-beam/twin";
+import { TEXELS_PER_BRANCH, branchTexel } from "../../../app/animators/spectral-beam/layout";
 import { fourLevelTree } from "../procedural-wind/fixtures";
 
 const defaults = defaultsOf(spectralBeamParams);
@@ -689,7 +690,7 @@ describe("spectral-beam twin (Habel 2009)", () => {
       if (!(dragged < 1.3 * natural)) throw new Error(`largest jump while dragging ${dragged.toFixed(4)} m, natural ${natural.toFixed(4)} m`);
     });
 
-    // BUG (twin.ts, the easing added with the branch edits, EASE_SECONDS / EASE_TAU in compose):
+    // BUG (the easing added with the branch edits, EASE_SECONDS / EASE_TAU in compose.ts):
     // for a second after any setParams, setBranchOverride or texture rebuild (a wind-speed change
     // included), every branch's A_r, A_s goes through a first-order low-pass (τ = 0.2 s) instead of
     // a cross-fade between the old and the new amplitude. The low-pass takes the sway itself out
