@@ -3,35 +3,29 @@
  * animations") behind the Animator contract. A thin adapter over plain-TypeScript cores:
  * - live (§4.2): the masses and springs (system.ts) step by implicit Euler (implicit.ts) on the
  *   CPU, pushed by the shared wind (drag across each mass's segment, sampled at the mass) and the
- *   weight of the wood;
- * - capture (§4.3, capture.ts): "Record" samples every mass's position, velocity and applied
- *   force 30 times a second for the chosen length, in the shared wind (turned once round, by
- *   default, so the motion goes every way); a tree keeps all its recordings, also across method
- *   switches and taper changes (recordings.ts);
+ *   weight of the wood (wind-load.ts);
+ * - capture (§4.3, capture.ts, recording-session.ts): "Record" samples every mass's position,
+ *   velocity and applied force 30 times a second for the chosen length, in the shared wind
+ *   (turned once round, by default, so the motion goes every way); a tree keeps all its
+ *   recordings, also across method switches and taper changes (recordings.ts);
  * - graph (§5, §6.1): the tree walks the motion graph of a recording's control point
  *   (motion-graph.ts, walk.ts), at random or steered by the wind arrow (wind-arrow.ts);
  * - grove (Fig. 7, grove.ts): up to 100 trees, each with its own recording and control point,
  *   the centre one in full, the others instanced and posed in the vertex shader (grove-view.ts).
- * The tree's own bark, leaves and skeleton lines are copied into updatable meshes, skinned to the
- * masses through the binding every vertex carries (skinning.ts), and shown in the parts' place
- * (TreeInstance.substitute) with the sandbox's materials, so the render modes, the bark texture,
- * shadows and picking work as for every method. Overlays (overlays.ts) draw Fig. 2's springs and
- * Fig. 5's graph.
+ * The tree's own bark, leaves and skeleton lines are copied into updatable meshes skinned to the
+ * masses (skinned-parts.ts, skinning.ts) and shown in the parts' place (TreeInstance.substitute)
+ * with the sandbox's materials, so the render modes, the bark texture, shadows and picking work
+ * as for every method. Overlays (overlays.ts) draw Fig. 2's springs and Fig. 5's graph.
  */
-import type { Mesh } from "@babylonjs/core/Meshes/mesh";
-import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
 import type { Observer } from "@babylonjs/core/Misc/observable";
 import type { Scene } from "@babylonjs/core/scene";
-import type { Animator, AnimatorAction, AnimatorActions, AnimatorContext, AnimatorProvider, AnimatorStats, TreePart } from "../animator";
-import { BINDING_ATTRIBUTES } from "../../tree/geometry";
-import { liveMesh } from "../live-mesh";
+import type { Animator, AnimatorAction, AnimatorActions, AnimatorContext, AnimatorProvider, AnimatorStats } from "../animator";
 import { tipNode, treeHeight } from "../../tree/skeleton";
 import { DEFAULT_MASS_SPRING, MassSpringSystem, type MassSpringSettings } from "./system";
-import { crossFlowDrag, cylinderDragFactor, G } from "../../wind/drag";
 import { ImplicitEuler } from "./implicit";
-import { NodeFrames, skinVertices, type SkinBinding } from "./skinning";
+import { NodeFrames } from "./skinning";
 import { massSpringParams, type MassSpringMode, type MassSpringParams } from "./params";
-import { Recorder, turningAngle, type Recording } from "./capture";
+import type { Recording } from "./capture";
 import { controlPointCandidates, MotionGraph } from "./motion-graph";
 import { evaluateMass, evaluatePose, GraphWalk } from "./walk";
 import { keepRecording, recordingsOf, RECORDINGS_BUDGET_MB, type TreeRecordings } from "./recordings";
@@ -40,53 +34,21 @@ import { Grove, usableGraph } from "./grove";
 import { GroveView } from "./grove-view";
 import { GraphOverlay, SpringsOverlay } from "./overlays";
 import { WindArrow } from "./wind-arrow";
+import { RecordingSession } from "./recording-session";
+import { SkinnedParts } from "./skinned-parts";
+import { WindLoad } from "./wind-load";
 
-/** Samples a second of a recording (§4.3: "at equal time intervals"). */
-export const SAMPLE_RATE = 30;
 /** Drawn frames a new tree count must rest before the grove is rebuilt for it. */
 const GROVE_REBUILD_FRAMES = 6;
 
 const { cos, sin, PI, hypot, max, ceil, sqrt, round } = Math;
 
 export type { MassSpringParams } from "./params";
-
-
-/** A tree part's copy whose positions and normals are rewritten from the masses. */
-interface LiveMesh {
-  readonly role: TreePart["role"];
-  readonly mesh: Mesh;
-  readonly bind: SkinBinding;
-  readonly positions: Float32Array;
-  readonly normals: Float32Array;
-  /** Simulation frame the buffers were last written for. */
-  written: number;
-}
+export { SAMPLE_RATE } from "./recording-session";
 
 function systemSettings(p: MassSpringParams): MassSpringSettings {
   return { ...DEFAULT_MASS_SPRING, damping: p.damping, stiffness: p.stiffness, bendHz: p.sway };
 }
-
-/** An updatable copy of a part's mesh (indices already in Babylon's winding), hidden until substituted. */
-function copyPart(part: TreePart, scene: Scene, parent: AnimatorContext["root"]): LiveMesh {
-  const src = part.mesh;
-  const read = (kind: string) => {
-    const d = src.getVerticesData(kind);
-    if (!d) throw new Error(`the tree's ${part.role} mesh has no ${kind} data`);
-    return Float32Array.from(d);
-  };
-  const bind: SkinBinding = {
-    positions: read(VertexBuffer.PositionKind),
-    normals: read(VertexBuffer.NormalKind),
-    skinNodes: read(BINDING_ATTRIBUTES.skinNodes),
-    skinWeights: read(BINDING_ATTRIBUTES.skinWeights),
-  };
-  const positions = Float32Array.from(bind.positions), normals = Float32Array.from(bind.normals);
-  const mesh = liveMesh(`mass-spring ${part.role}`, scene, parent, {
-    positions, normals, uvs: read(VertexBuffer.UVKind), indices: Uint32Array.from(src.getIndices()!), branchIndex: read(BINDING_ATTRIBUTES.branchIndex),
-  }, part.material);
-  return { role: part.role, mesh, bind, positions, normals, written: -1 };
-}
-
 
 /** A tree walking the motion graph of one recording's control point (§6.1). */
 interface Playback {
@@ -101,15 +63,11 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
   readonly frames: NodeFrames;
   readonly actions: AnimatorActions;
   private params: MassSpringParams;
-  private live: LiveMesh[] = [];
+  private readonly parts: SkinnedParts;
   private readonly tips: Float32Array;
   private readonly tipMass: Int32Array;
-  /** ½ ρ C_d (2 r L) per mass (0 on the fixed ones). */
-  private readonly drag: Float64Array;
-  private readonly u = new Float64Array(3);
-  private readonly q = new Float64Array(3);
+  private readonly load: WindLoad;
   private frame = 0;
-  private framesFor = -1;
   private readonly renderObserver: Observer<Scene>;
   private notesFor = "";
   /** updateMs stays 0: the host times every method's update (stats().animatorMs). */
@@ -119,10 +77,8 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
   private readonly crown: number;
   /** This tree's recordings (kept across method switches). */
   private readonly store: TreeRecordings;
-  private recorder: Recorder | null = null;
-  private recordTime = 0;
-  private recordSeconds = 0;
-  private recordTurning = false;
+  /** The recording under way, if any. */
+  private session: RecordingSession | null = null;
   private playback: Playback | null = null;
   private grove: { grove: Grove; view: GroveView; width: number } | null = null;
   /** Motion graphs built, by recording, control point and transition length. */
@@ -131,8 +87,6 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
   private framedWidth = 0;
   /** Drawn frames until a pending grove rebuild (a tree count being dragged); -1: none pending. */
   private groveRebuildIn = -1;
-  /** What the recording under way will be labelled with (the wind when it started). */
-  private recordLabel = "";
   private groveDirty = false;
   private springs: SpringsOverlay | null = null;
   private graphOverlay: GraphOverlay | null = null;
@@ -154,20 +108,13 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
     for (let i = 0; i < sys.count; i++) crown = max(crown, hypot(sys.rest[3 * i], sys.rest[3 * i + 2]));
     this.crown = crown;
     this.store = recordingsOf(sys);
-    this.drag = new Float64Array(sys.count);
-    for (let i = 0; i < sys.count; i++) {
-      if (!sys.fixed[i]) this.drag[i] = cylinderDragFactor(sys.radius[i], sys.restLength[i]);
-    }
+    this.load = new WindLoad(sys);
     this.tipMass = new Int32Array(s.branchCount);
     for (let b = 0; b < s.branchCount; b++) this.tipMass[b] = sys.massOfNode[tipNode(s, b)];
     this.tips = new Float32Array(3 * s.branchCount);
     this.readTips();
     const { scene, root, tree } = ctx;
-    for (const part of tree.parts) {
-      const l = copyPart(part, scene, root);
-      this.live.push(l);
-    }
-    for (const l of this.live) tree.substitute(l.role, l.mesh);
+    this.parts = new SkinnedParts(tree, scene, root);
     this.arrow = new WindArrow(scene, root, (direction) => {
       if (ctx.host) ctx.host.setWind({ direction });
       else ctx.wind.set({ direction });
@@ -178,19 +125,19 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
       masses: sys.count,
       springs: 2 * (sys.count - 2),
       branches: s.branchCount,
-      vertices: this.live.reduce((n, l) => n + l.positions.length / 3, 0),
+      vertices: this.parts.vertices,
     };
     this.actions = {
       list: () => this.actionList(),
       run: (id) => this.runAction(id),
-      progress: () => this.recorder ? { text: `Recording ${this.recordTime.toFixed(1)} / ${this.recordSeconds} s`, fraction: this.recorder.progress() } : null,
+      progress: () => this.session?.progress() ?? null,
     };
     this.enterMode();
   }
 
   /** What is on show now: the simulation while recording or without a recording, else the mode asked for. */
   get showing(): MassSpringMode | "recording" {
-    if (this.recorder) return "recording";
+    if (this.session) return "recording";
     if (this.params.mode === "live" || !this.playback) return "live";
     return this.params.mode;
   }
@@ -215,7 +162,7 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
       this.refreshOverlays();
       return;
     }
-    if (this.recorder) return; // the mode starts when the recording ends
+    if (this.session) return; // the mode starts when the recording ends
     if (this.store.list.length === 0) {
       this.startRecording();
       return;
@@ -337,16 +284,8 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
   // ---------------------------------------------------------------- capture (§4.3)
 
   private startRecording(): void {
-    const sys = this.system, dt = this.ctx.clock.dt;
-    const stride = max(1, round(1 / (SAMPLE_RATE * dt)));
-    this.recordSeconds = this.params.recordSeconds;
-    const samples = round(this.recordSeconds / (stride * dt)) + 1;
-    this.recorder = new Recorder({ masses: sys.count, dt, stride, samples, rest: sys.rest });
-    this.recordTime = 0;
-    this.recordTurning = this.params.turningWind;
+    this.session = new RecordingSession(this.system, this.ctx.clock.dt, this.params.recordSeconds, this.params.turningWind, this.ctx.wind.settings());
     this.problem = "";
-    const w = this.ctx.wind.settings();
-    this.recordLabel = `${this.recordSeconds} s, ${w.speed.toFixed(0)} m/s${this.recordTurning ? ", turning" : ` toward ${w.direction.toFixed(0)}°`}`;
     // Playback leaves positions without velocities: the simulation starts from the pose at rest speed.
     if (this.playback) this.velocityStale();
     this.disposePlayback();
@@ -354,10 +293,9 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
   }
 
   private finishRecording(): void {
-    const r = this.recorder!;
     const id = this.store.next++;
-    const rec = r.finish(id, `#${id}: ${this.recordLabel}`);
-    this.recorder = null;
+    const rec = this.session!.finish(id);
+    this.session = null;
     const dropped = keepRecording(this.store, rec);
     this.store.selected = id;
     this.enterMode();
@@ -368,7 +306,7 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
 
   private actionList(): AnimatorAction[] {
     const out: AnimatorAction[] = [];
-    const recording = this.recorder !== null;
+    const recording = this.session !== null;
     out.push(recording
       ? { id: "cancel-recording", label: "Cancel recording", help: "Stops the recording under way and keeps nothing of it", enabled: true }
       : { id: "record", label: `Record ${this.params.recordSeconds} s`, help: "§4.3: samples every joint's position, velocity and force 30 times a second, in the wind set above", enabled: true });
@@ -385,7 +323,7 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
     if (!a.enabled) throw new RangeError(`"${id}" cannot run while a recording is under way; wait for it or cancel it`);
     if (id === "record") this.startRecording();
     else if (id === "cancel-recording") {
-      this.recorder = null;
+      this.session = null;
       if (this.store.list.length > 0) this.enterMode();
       else if (this.params.mode !== "live") this.problem = "the motion graph needs a recording: press Record";
     } else if (id === "clear-recordings") {
@@ -406,16 +344,9 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
   update(dt: number): void {
     const mode = this.showing;
     if (mode === "live" || mode === "recording") {
-      let turn = 0;
-      if (this.recorder && this.recordTurning) turn = turningAngle(this.recordTime, this.recordSeconds);
-      this.applyForces(this.ctx.clock.time, turn);
+      this.load.apply(this.ctx.wind, this.ctx.clock.time, this.session?.turn() ?? 0, this.params.gravity);
       this.solver.step(dt);
-      if (this.recorder) {
-        const sys = this.system;
-        const full = this.recorder.offer(sys.position, sys.velocity, sys.external);
-        this.recordTime += dt;
-        if (full) this.finishRecording();
-      }
+      if (this.session?.offer(this.system, dt)) this.finishRecording();
     } else {
       const p = this.playback!;
       const w = this.ctx.wind.direction * (PI / 180);
@@ -438,34 +369,6 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
     this.system.velocity.fill(0);
   }
 
-  /**
-   * Wind drag across every segment, sampled at its mass, and the weight of the wood, into
-   * system.external. `turn` (radians) turns the whole wind field about the vertical (a turning
-   * recording): sampled at the point turned back, the air's velocity turned forward.
-   */
-  private applyForces(t: number, turn: number): void {
-    const sys = this.system, w = this.ctx.wind, x = sys.position, v = sys.velocity, F = sys.external, u = this.u, drag = this.drag, par = sys.parent;
-    const c = cos(turn), s = sin(turn), q = this.q;
-    for (let i = 0; i < sys.count; i++) {
-      if (drag[i] === 0) {
-        F[3 * i] = F[3 * i + 1] = F[3 * i + 2] = 0;
-        continue;
-      }
-      const px = x[3 * i], pz = x[3 * i + 2];
-      w.sample(c * px + s * pz, x[3 * i + 1], -s * px + c * pz, t, q);
-      u[0] = c * q[0] - s * q[2];
-      u[1] = q[1];
-      u[2] = s * q[0] + c * q[2];
-      // The air past the mass, across its segment only.
-      const p = par[i];
-      crossFlowDrag(
-        drag[i], u[0] - v[3 * i], u[1] - v[3 * i + 1], u[2] - v[3 * i + 2],
-        x[3 * i] - x[3 * p], x[3 * i + 1] - x[3 * p + 1], x[3 * i + 2] - x[3 * p + 2], F, 3 * i,
-      );
-    }
-    if (this.params.gravity > 0) sys.addGravity(G * this.params.gravity);
-  }
-
   private readTips(): void {
     const x = this.system.position, m = this.tipMass;
     for (let b = 0; b < m.length; b++) {
@@ -486,7 +389,7 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
         this.problem = e instanceof Error ? e.message : String(e);
       }
     }
-    this.writeMeshes();
+    this.parts.write(this.frame, this.frames, this.system.position);
     const x = this.system.position;
     if (this.springs?.mesh.isVisible) this.springs.update(x);
     if (this.graphOverlay && this.playback) {
@@ -507,25 +410,10 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
       return;
     }
     let direction = this.ctx.wind.direction;
-    if (this.recorder && this.recordTurning) direction += (180 / PI) * turningAngle(this.recordTime, this.recordSeconds);
+    if (this.session) direction += (180 / PI) * this.session.turn();
     const h = this.height;
     if (this.grove) this.arrow.place(0, 1.15 * h, 0, 0.22 * this.grove.width, direction);
     else this.arrow.place(0, 0.12 * h, 0, 0.38 * h, direction);
-  }
-
-  private writeMeshes(): void {
-    for (const l of this.live) {
-      if (!l.mesh.isVisible || l.written === this.frame) continue;
-      if (this.framesFor !== this.frame) {
-        this.frames.update(this.system.position);
-        this.framesFor = this.frame;
-      }
-      skinVertices(this.frames, l.bind, l.positions, l.normals);
-      // Bounds follow the moving tree (the sun fits its shadow frustum to them; picking tests them).
-      l.mesh.updateVerticesData(VertexBuffer.PositionKind, l.positions, true, false);
-      l.mesh.updateVerticesData(VertexBuffer.NormalKind, l.normals, false, false);
-      l.written = this.frame;
-    }
   }
 
   /** Creates, shows or hides the overlays as the parameters ask. */
@@ -575,13 +463,13 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
 
   stats(): AnimatorStats {
     const st = this.stat, cg = this.solver.stats, mode = this.showing;
-    const key = `${mode}/${cg.iterations}/${cg.converged}/${this.playback?.graph.stats.transitions}/${this.problem}/${this.store.list.length}/${this.recordSeconds}`;
+    const key = `${mode}/${cg.iterations}/${cg.converged}/${this.playback?.graph.stats.transitions}/${this.problem}/${this.store.list.length}/${this.session?.seconds}`;
     if (key !== this.notesFor) {
       // Rebuilt only when what they say changes: stats() is read after every step.
       this.notesFor = key;
       const notes: string[] = [];
       if (mode === "live" || mode === "recording") notes.push(`implicit Euler: ${cg.iterations} CG iterations${cg.converged ? "" : " (not converged)"}`);
-      if (mode === "recording") notes.push(`recording ${this.recordSeconds} s at ${round(1 / this.recorder!.interval)} samples/s${this.recordTurning ? ", the wind turning once round and swinging ±143° every 2.5 s" : ""}${this.params.mode !== "live" ? `; the ${this.params.mode} starts when it ends` : ""}`);
+      if (mode === "recording") notes.push(`${this.session!.note()}${this.params.mode !== "live" ? `; the ${this.params.mode} starts when it ends` : ""}`);
       if (this.playback && mode !== "live" && mode !== "recording") {
         const g = this.playback.graph, gs = g.stats;
         notes.push(`motion graph of ${this.playback.recording.label.split(":")[0]}, control point mass ${g.control}: ${gs.nodes} of ${gs.samples} samples, ${gs.transitions} transitions, ${gs.prunedDeadEnd + gs.prunedUnreachable} pruned`);
@@ -598,11 +486,7 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
 
   dispose(): void {
     this.ctx.scene.onBeforeRenderObservable.remove(this.renderObserver);
-    for (const l of this.live) {
-      this.ctx.tree.substitute(l.role, null);
-      l.mesh.dispose(false, false);
-    }
-    this.live = [];
+    this.parts.dispose();
     this.disposeGrove(false);
     this.disposePlayback();
     this.springs?.dispose();
