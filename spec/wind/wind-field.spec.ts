@@ -1,17 +1,7 @@
-import {
-  Blast,
-  DEFAULT_WIND,
-  GUST_FALL,
-  GUST_HOLD,
-  GUST_RISE,
-  MODULATION_DEPTH,
-  Vortex,
-  WIND_PARAMS,
-  WindField,
-  gustShape,
-  windFromGpuState,
-  type WindGpuState,
-} from "../../app/wind/wind-field";
+import { DEFAULT_WIND, WIND_PARAMS, WindField, type WindGpuState } from "../../app/wind/wind-field";
+import { GUST_FALL, GUST_HOLD, GUST_RISE, MODULATION_DEPTH, gustShape } from "../../app/wind/gusts";
+import { Blast, Vortex } from "../../app/wind/primitives";
+import { windFromGpuState } from "../../app/wind/turbulence";
 import { correlation, crossCorrelation, fitKneeSpectrum, logLogSlope, welch, type Spectrum } from "../../app/math/spectra";
 import { defaultsOf } from "../../app/math/params";
 
