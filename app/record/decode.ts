@@ -1,5 +1,5 @@
 /**
- * Decoding a WebM video back in the browser (issue 8, item 6: "recordings decoded back"): the
+ * Decoding a recorded WebM video back in the browser, to check what was recorded: the
  * file is read with readWebm and every frame decoded by the browser's own VP8/VP9 decoder
  * (WebCodecs VideoDecoder); each decoded frame is shrunk to a 16 x 9 grey thumbnail, enough to
  * tell two recordings apart or the same.

@@ -1,5 +1,5 @@
 /**
- * Videos of the view (issue 8, item 4; ARCHITECTURE.md's `record()`).
+ * Videos of the view (ARCHITECTURE.md's `record()`), frame-exact or in real time.
  *
  * - Frame-exact: the sandbox is paused and its fixed clock stepped to each video frame's time
  *   (frame i shows t0 + i / fps), the frame drawn, copied into a canvas of the asked size (with the

@@ -1,5 +1,7 @@
 /**
- * WebM muxer and reader for frame-exact recording (issue 8, item 4(b)).
+ * WebM muxer and reader for frame-exact recording (recorder.ts: the paused simulation is stepped
+ * to each video frame's time, so the file has exactly fps × seconds frames whatever the machine
+ * managed).
  *
  * WebCodecs' `VideoEncoder` hands out `EncodedVideoChunk`s (VP8 or VP9); `WebmMuxer` packs their
  * bytes into a .webm file (a subset of Matroska) that Chromium's <video> element and ffmpeg play.

@@ -1,5 +1,5 @@
 /**
- * Wind conditions (issue 8, item 3): named presets on the Beaufort scale, and a wind timeline of
+ * Wind conditions: named presets on the Beaufort scale, and a wind timeline of
  * keyframes (speed, direction, gust over time) played in a loop or once and kept in the page address.
  *
  * Beaufort scale: the speeds are the World Meteorological Organization's Beaufort scale of wind

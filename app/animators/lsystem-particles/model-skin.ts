@@ -1,6 +1,6 @@
 /**
- * An imported model (issue 7, TreeGeometry.fromModel) on Barron's particles: the model keeps its
- * own bark and leaves, skinned to the particles through the binding extraction found
+ * An imported model (TreeGeometry.fromModel: a mesh read from a file) on Barron's particles: the
+ * model keeps its own bark and leaves, skinned to the particles through the binding extraction found
  * (BINDING_ATTRIBUTES.skinNodes / skinWeights: up to two consecutive nodes of the vertex's
  * branch), where a generated tree has its skins regenerated from the particles (Barron §4.2,
  * skin.ts) and its leaf cards riding on them (leaves.ts). Plain TypeScript, no Babylon.

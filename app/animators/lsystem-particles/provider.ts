@@ -7,7 +7,7 @@
  * tree's own meshes (TreeInstance.substitute) with the sandbox's materials, so the render modes,
  * the bark texture toggle, shadows and picking work as for every method.
  *
- * An imported model (TreeGeometry.fromModel, issue 7) keeps its own bark and leaves: they are
+ * An imported model (TreeGeometry.fromModel) keeps its own bark and leaves: they are
  * skinned to the particles through the binding extraction found (model-skin.ts) instead of
  * regenerated; the skeleton view is the spline tubes as for every tree.
  */

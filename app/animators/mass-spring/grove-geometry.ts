@@ -5,8 +5,8 @@
  *
  * What is drawn: a tube per skeleton segment (mass to parent mass), thickest first, up to a vertex
  * budget shared by the grove, and a sample of the tree's own leaf cards, each enlarged so the
- * crown keeps its cover (leaves that are not cards, an imported model's own of any shape, issue
- * 7, are sampled by the triangle instead, each enlarged about its centre likewise). Every vertex
+ * crown keeps its cover (leaves that are not cards, an imported model's own of any shape, are
+ * sampled by the triangle instead, each enlarged about its centre likewise). Every vertex
  * rides on one "anchor" mass (the tube's end it belongs to, or the leaf's branch) and turns with one segment (mass `seg` and its parent `segParent`): a rigid
  * move, the translation of the anchor and the shortest rotation taking the segment's rest
  * direction to its current one, as skinning.ts does for the full tree.
@@ -159,7 +159,7 @@ function tubes(src: GroveSource, masses: Int32Array, local: Int32Array, segments
 
 /**
  * True when the leaves are tree/geometry's cards: 4 vertices and 2 triangles per card, in card
- * order, each card's triangles on its own vertices. A model's own leaves (issue 7) are any shape.
+ * order, each card's triangles on its own vertices. An imported model's own leaves are any shape.
  */
 export function areCards(leaves: MeshArrays): boolean {
   const nv = leaves.positions.length / 3, I = leaves.indices;
