@@ -16,23 +16,25 @@ import { compareGpuWithTwin } from "./animators/gpu-twin-check";
 import type { DeformShader } from "./animators/deform-shader";
 import type { TreeInstance } from "./animators/animator";
 import type { RenderMode } from "./sandbox/tree-view";
+import type { SandboxApi, SandboxPanelApi } from "./sandbox/api";
 
 declare global {
   interface Window {
-    sandbox: ReturnType<Sandbox["api"]>;
+    /** The stable automation API (README, "Automation API"). */
+    sandbox: SandboxApi;
+    /** Hooks for tests and experiments: not stable. */
     sandboxDebug: ReturnType<typeof debugHooks>;
   }
 }
 
 function debugHooks(sandbox: Sandbox, panel: Panel, files: GrammarFiles, labels: ViewLabels) {
+  const api = sandbox.api();
   const progressSeen: { text: string; fraction: number }[] = [];
-  sandbox.addListener({
-    changed: () => {
-      const p = sandbox.loadProgress();
-      if (p && progressSeen[progressSeen.length - 1]?.text !== p.text) progressSeen.push(p);
-    },
-    error: () => undefined,
+  sandbox.events.changes.add((what) => {
+    const p = what === "progress" ? api.loadProgress() : null;
+    if (p && progressSeen[progressSeen.length - 1]?.text !== p.text) progressSeen.push(p);
   });
+  const view = () => sandbox.views.firstTree;
   return {
     /** What the compare views' labels say now (none for a single view). */
     viewLabels: () => labels.texts(),
@@ -45,7 +47,10 @@ function debugHooks(sandbox: Sandbox, panel: Panel, files: GrammarFiles, labels:
       return { name: c.name, alpha: a.alpha, beta: a.beta, radius: a.radius, viewport: { x: c.viewport.x, y: c.viewport.y, width: c.viewport.width, height: c.viewport.height } };
     }),
     /** The tree on show: its summary, preset name ("custom" for a loaded grammar), grammar file name and depth. */
-    tree: () => ({ ...sandbox.summary(), name: sandbox.treeName, grammar: sandbox.grammarName, depth: sandbox.depth, barkTexture: sandbox.tree?.barkTextureOn ?? null }),
+    tree: () => {
+      const t = api.tree();
+      return { ...t.summary, name: t.name, grammar: t.fileName, depth: t.depth, barkTexture: view()?.barkTextureOn ?? null };
+    },
     /** Resolves when a chosen or dropped grammar file has been read and loaded (or refused). */
     grammarFileSettled: () => files.settled,
     controlCenter: (name: string) => panel.controlCenter(name),
@@ -54,26 +59,26 @@ function debugHooks(sandbox: Sandbox, panel: Panel, files: GrammarFiles, labels:
     sliderValue: (name: string) => panel.sliderValue(name),
     sceneCounts: () => sandbox.sceneCounts(),
     /** The active animator, for experiments and for tests that break it on purpose. */
-    animator: () => sandbox.activeAnimator,
+    animator: () => sandbox.views.animator,
     /** The Babylon scene, for experiments from the console. */
     scene: () => sandbox.scene,
     projectToScreen: (xyz: number[]) => sandbox.projectToScreen(xyz),
     panelVisible: () => panel.visible,
-    plotData: () => sandbox.plotData(),
-    branchAt: (x: number, y: number) => sandbox.branchAt(x, y),
+    plotData: () => api.plotData(),
+    branchAt: (x: number, y: number) => api.branchAt(x, y),
     /** A level-1 branch whose middle node the mouse can hit, and where (page pixels); null if none. */
     pickableBranch: () => {
-      const s = sandbox.tree!.skeleton;
+      const s = view()!.skeleton;
       for (let b = 1; b < s.branchCount; b++) {
         if (s.branchLevel[b] !== 1) continue;
         const n = s.branchFirstNode[b] + (s.branchNodeCount[b] >> 1);
         const [x, y] = sandbox.projectToScreen([s.nodePosition[3 * n], s.nodePosition[3 * n + 1], s.nodePosition[3 * n + 2]]);
-        if (x > 320 && x < window.innerWidth - 460 && sandbox.branchAt(x, y) === b) return { branch: b, x, y };
+        if (x > 320 && x < window.innerWidth - 460 && api.branchAt(x, y) === b) return { branch: b, x, y };
       }
       return null;
     },
     longestBranch: () => {
-      const s = sandbox.tree!.skeleton;
+      const s = view()!.skeleton;
       let b = 0;
       for (let i = 1; i < s.branchCount; i++) if (s.branchLength[i] > s.branchLength[b]) b = i;
       return b;
@@ -119,29 +124,26 @@ function debugHooks(sandbox: Sandbox, panel: Panel, files: GrammarFiles, labels:
     setPanelVisible: (v: boolean) => panel.toggle(v),
     /** The text of a named panel text ("model.summary"). */
     panelText: (name: string) => panel.textOf(name),
-    /** Every stage a model's progress bar showed since the page loaded (issue 7, item 1). */
+    /** Every stage a model's progress bar showed since the page loaded. */
     loadProgressSeen: () => progressSeen.map((p) => ({ ...p })),
     /** The colour texture on the leaves of the tree on show (a model's own: its file name). */
     leafTexture: () => {
-      const t = sandbox.tree?.leafMaterial.diffuseTexture as { url?: string; name: string } | null | undefined;
+      const t = view()?.leafMaterial.diffuseTexture as { url?: string; name: string } | null | undefined;
       return t ? t.name || t.url || "" : null;
     },
-    renderMode: (mode?: RenderMode) => {
-      if (mode) sandbox.setRenderMode(mode);
-      return sandbox.renderMode;
-    },
+    renderMode: (mode?: RenderMode) => api.renderMode(mode),
     async gpuTwinCheck(samples: number) {
-      const a = sandbox.activeAnimator as unknown as { deformShader?: DeformShader; tree?: TreeInstance } | null;
-      if (!a?.deformShader || !a.tree) throw new Error(`gpuTwinCheck needs a method that deforms in the vertex shader; "${sandbox.methodId}" does not`);
+      const a = sandbox.views.animator as unknown as { deformShader?: DeformShader; tree?: TreeInstance } | null;
+      if (!a?.deformShader || !a.tree) throw new Error(`gpuTwinCheck needs a method that deforms in the vertex shader; "${sandbox.views.provider.id}" does not`);
       return compareGpuWithTwin(sandbox.scene, [a.tree.bark, a.tree.leaves], a.deformShader, samples);
     },
     /** mass-spring's grove: the instanced trees' vertex shader against groveVertex, for grove tree `tree`. */
     async groveTwinCheck(samples: number, tree: number) {
-      const a = sandbox.activeAnimator as unknown as { groveView?: GroveView | null } | null;
-      const view = a?.groveView;
-      if (!view) throw new Error(`groveTwinCheck needs mass-spring showing its grove; the method is "${sandbox.methodId}"`);
-      view.setCheckTree(tree);
-      return compareGpuWithTwin(sandbox.scene, view.meshes, view.deformShader, samples);
+      const a = sandbox.views.animator as unknown as { groveView?: GroveView | null } | null;
+      const grove = a?.groveView;
+      if (!grove) throw new Error(`groveTwinCheck needs mass-spring showing its grove; the method is "${sandbox.views.provider.id}"`);
+      grove.setCheckTree(tree);
+      return compareGpuWithTwin(sandbox.scene, grove.meshes, grove.deformShader, samples);
     },
   };
 }
@@ -187,19 +189,22 @@ function main(): void {
   const engine = new Engine(canvas, true, { preserveDrawingBuffer: true, stencil: true, premultipliedAlpha: false }, true);
   window.addEventListener("resize", () => engine.resize());
   const sandbox = new Sandbox(engine, canvas, createRegistry());
+  let api: SandboxPanelApi | null = null;
   const ready = sandbox.start(window.location.hash, window.location.search).then(() => {
+    const ui = api!;
     const input = document.getElementById("grammar-file") as HTMLInputElement;
-    const files = installGrammarFiles(sandbox, input, document.getElementById("drop-overlay"));
-    const panel = new Panel(sandbox, { openGrammarFile: () => files.open() });
+    const files = installGrammarFiles(ui, input, document.getElementById("drop-overlay"));
+    const panel = new Panel(ui, { openGrammarFile: () => files.open() });
     sandbox.setRecorder(videoRecorder(sandbox, canvas, panel));
-    const plots = new Plots(sandbox, document.getElementById("plots") as HTMLCanvasElement, () => (panel.visible ? 300 : 0));
+    const plots = new Plots(ui, document.getElementById("plots") as HTMLCanvasElement, () => (panel.visible ? 300 : 0));
     panel.setPlots(plots);
-    const labels = new ViewLabels(sandbox);
+    const labels = new ViewLabels(ui);
     window.sandboxDebug = debugHooks(sandbox, panel, files, labels);
     // Ready means the first frame with the panel is on screen, and the model the address names loaded (or refused, with a message).
     return new Promise<void>((r) => sandbox.scene.onAfterRenderObservable.addOnce(() => r())).then(() => sandbox.loadStartModel());
   });
-  window.sandbox = sandbox.api(ready);
+  api = sandbox.api(ready);
+  window.sandbox = api;
   ready.catch(fatal);
 }
 

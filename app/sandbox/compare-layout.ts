@@ -1,5 +1,5 @@
 /**
- * Where each of 1 to 4 compare views goes on the canvas (issue 8, item 1): a grid of equal cells
+ * Where each of 1 to 4 compare views goes on the canvas: a grid of equal cells
  * to the right of the panel, chosen so the tree in each cell is as large as it can be. No Babylon
  * imports: the sandbox turns the cells into camera viewports.
  */

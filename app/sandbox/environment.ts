@@ -38,8 +38,8 @@ export interface Environment {
   /** The sun's shadows on (the shadow map is drawn and read) or off (neither). */
   setShadows(on: boolean): void;
   /**
-   * A camera and a shadow map for one more compare view (issue 8, item 1; `camera` and `shadows`
-   * serve the first). The sun draws the map once a frame; a mesh drawn by this camera reads it
+   * A camera and a shadow map for one more compare view (`camera` and `shadows` serve the
+   * first). The sun draws the map once a frame; a mesh drawn by this camera reads it
    * (Babylon picks a light's shadow generator by the camera rendering). Not attached to the
    * canvas: the sandbox links it to `camera`.
    */
@@ -75,7 +75,8 @@ function grassTexture(scene: Scene): RawTexture {
   return t;
 }
 
-export function createEnvironment(scene: Scene, canvas: HTMLCanvasElement): Environment {
+/** `canvas`: where the camera takes the mouse; null where there is none (NullEngine in tests). */
+export function createEnvironment(scene: Scene, canvas: HTMLCanvasElement | null): Environment {
   scene.clearColor = SKY_COLOR.clone();
   scene.ambientColor = new Color3(0.3, 0.3, 0.3);
 
@@ -86,7 +87,7 @@ export function createEnvironment(scene: Scene, canvas: HTMLCanvasElement): Envi
   camera.wheelDeltaPercentage = 0.01;
   camera.minZ = 0.05;
   camera.maxZ = 1000;
-  camera.attachControl(canvas, true);
+  if (canvas) camera.attachControl(canvas, true);
 
   const sky = new HemisphericLight("sky-light", new Vector3(0.2, 1, 0.1), scene);
   sky.intensity = 0.55;

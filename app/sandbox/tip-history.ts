@@ -1,6 +1,5 @@
 /**
- * The motion of one branch tip over the last seconds (issue 8, item 2: "for a chosen tip, its
- * displacement over the last 10 s"), recorded every fixed step from the method's probe: the
+ * The motion of one branch tip over the last seconds (the plots show its last 10 s), recorded every fixed step from the method's probe: the
  * horizontal displacement from the tip's rest position, split along and across the wind. A ring
  * buffer of plain typed arrays; no allocation per step.
  */

@@ -31,13 +31,13 @@ const PLAIN_BARK = new Color3(0.42, 0.33, 0.25);
 /** Radius of the tubes that draw the skeleton in "skeleton" render mode, metres (at least; a tall tree's are thicker, to be seen). */
 const SKELETON_TUBE_RADIUS = 0.012;
 const SKELETON_TUBE_SHARE = 0.0015;
-/** The skeleton's colour, and its colour by hierarchy level (issue 7, item 6: trunk, limbs, branches, twigs, deeper). */
+/** The skeleton's colour, and its colour by hierarchy level (trunk, limbs, branches, twigs, deeper). */
 const SKELETON_COLOUR = new Color3(0.95, 0.55, 0.15);
 export const LEVEL_COLOURS: readonly (readonly [number, number, number])[] = [[0.95, 0.2, 0.15], [1, 0.62, 0.1], [0.95, 0.95, 0.2], [0.3, 0.9, 0.35], [0.25, 0.75, 1]];
 /** Leaves of a model whose material has neither texture nor colour. */
 const PLAIN_LEAF = new Color3(0.3, 0.5, 0.2);
 
-/** A model's own materials (issue 7: "the model keeps its own geometry and materials"), by role. */
+/** A model's own materials, by role: an imported model keeps its own geometry and materials. */
 export interface TreeLook {
   readonly bark: MaterialLook;
   readonly leaves: MaterialLook | null;
@@ -274,7 +274,7 @@ export class TreeView implements TreeInstance {
     return this.parts.map((p) => this.substitutes.get(p.role) ?? p.mesh);
   }
 
-  /** The skeleton drawn over the tree, coloured by level (issue 7, item 6), on or off. */
+  /** The skeleton drawn over the tree, coloured by level, on or off. */
   setHierarchyOverlay(on: boolean): void {
     this.hierarchyOverlay = on;
     this.applyRenderMode();

@@ -1,6 +1,6 @@
 /**
  * The sandbox's state in the URL hash, so reloading restores tree, method, wind, parameters and
- * display (issue 3, item 8). Plain key=value pairs a person can read and edit:
+ * display. Plain key=value pairs a person can read and edit:
  *   #tree=demo&depth=5&taper=0.6&method=procedural-wind&speed=6&direction=0&turbulence=0.35
  *    &gust=0.3&seed=1&vertical=0&mode=shaded&bark=on&background=on&shadows=on&procedural-wind.damping=0.7
  *    &timeline=loop|0,6,0,0.3;10,20,90,0.5   (a wind timeline, when one plays: conditions.ts's text)
@@ -17,7 +17,7 @@ export interface DisplaySettings {
   background: boolean;
   /** The sun's shadows, on the ground and on the tree. */
   shadows: boolean;
-  /** The skeleton drawn over the tree, coloured by hierarchy level (issue 7, item 6). */
+  /** The skeleton drawn over the tree, coloured by hierarchy level. */
   hierarchy: boolean;
 }
 
@@ -28,7 +28,7 @@ const DISPLAY_KEYS: Readonly<Record<keyof DisplaySettings, string>> = { barkText
 
 export interface UrlState {
   tree?: string;
-  /** A model's URL (issue 7: `?model=<url>` or `#model=<url>`): loaded in place of `tree`. */
+  /** A model's URL (`?model=<url>` or `#model=<url>`): loaded in place of `tree`. */
   model?: string;
   depth?: number;
   taper?: number;

@@ -7,7 +7,10 @@
  * problem says what to do, and the tree on screen stays (nothing is replaced before the new tree
  * is built).
  */
-import type { Sandbox } from "../sandbox/sandbox";
+import type { SandboxPanelApi } from "../sandbox/api";
+
+/** What loading files needs of the sandbox. */
+type Sandbox = Pick<SandboxPanelApi, "loadTree" | "reportError">;
 
 /** What a tree file may be called (the chooser's filter): grammars, models and their companions. */
 export const GRAMMAR_ACCEPT = ".lsys,.txt,.glb,.gltf,.obj,.mtl,.bin,.png,.jpg,.jpeg,.webp";

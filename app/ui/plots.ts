@@ -1,12 +1,13 @@
 /**
- * The plots of issue 8, item 2, because people would rather look than read: for the plotted tip
+ * The plots, because people would rather look than read: for the plotted tip
  * (the longest branch's, or the one clicked), its displacement along and across the wind over the
  * last 10 s, and its power spectrum (Welch) with the wind's spectrum (Simiu-Scanlan, Habel 2009
  * eq. 14, scaled to the tip's) and, where the method has one, the branch's resonance frequency
  * marked. Drawn on a canvas of its own over the view's corner, a few times a second.
  */
 import { PointerEventTypes } from "@babylonjs/core/Events/pointerEvents";
-import type { PlotData, Sandbox } from "../sandbox/sandbox";
+import type { Observer } from "@babylonjs/core/Misc/observable";
+import type { PlotData, SandboxPanelApi } from "../sandbox/api";
 import { simiuScanlan, welch } from "../math/spectra";
 
 const W = 440, H = 300, REDRAW_EVERY = 15;
@@ -19,7 +20,9 @@ export class Plots {
   private on = false;
 
   /** `panelWidth()`: page pixels the panel covers on the left (clicks there are the panel's). */
-  constructor(private readonly sandbox: Sandbox, readonly canvas: HTMLCanvasElement, panelWidth: () => number) {
+  private readonly observers: Observer<unknown>[] = [];
+
+  constructor(private readonly sandbox: SandboxPanelApi, readonly canvas: HTMLCanvasElement, panelWidth: () => number) {
     const dpr = Math.min(2, window.devicePixelRatio || 1);
     canvas.width = W * dpr;
     canvas.height = H * dpr;
@@ -27,20 +30,25 @@ export class Plots {
     canvas.style.height = `${H}px`;
     this.g = canvas.getContext("2d")!;
     this.g.scale(dpr, dpr);
-    sandbox.scene.onAfterRenderObservable.add(() => {
+    const after = sandbox.scene.onAfterRenderObservable.add(() => {
       if (this.on && ++this.frames >= REDRAW_EVERY) {
         this.frames = 0;
         this.draw();
       }
     });
     // A click (not a drag) on a branch: its tip is plotted.
-    sandbox.scene.onPointerObservable.add((pi) => {
+    const tap = sandbox.scene.onPointerObservable.add((pi) => {
       if (!this.on || pi.type !== PointerEventTypes.POINTERTAP) return;
       const x = sandbox.scene.pointerX, y = sandbox.scene.pointerY;
       if (x < panelWidth()) return;
       const b = sandbox.branchAt(x, y);
-      if (b >= 0) sandbox.setPlotTip(b);
+      if (b >= 0) sandbox.plotTip(b);
     });
+    for (const o of [after, tap]) if (o) this.observers.push(o as Observer<unknown>);
+  }
+
+  dispose(): void {
+    for (const o of this.observers.splice(0)) o.remove();
   }
 
   get visible(): boolean {

@@ -1,5 +1,5 @@
 /**
- * The compare views' labels (issue 8, item 1): each view's method and its own milliseconds per
+ * The compare views' labels: each view's method and its own milliseconds per
  * frame, at the top left of its cell. On the canvas (a GUI layer of their own), so they are in
  * the videos too, which leave the panel out.
  */
@@ -7,16 +7,21 @@ import { AdvancedDynamicTexture } from "@babylonjs/gui/2D/advancedDynamicTexture
 import { Control } from "@babylonjs/gui/2D/controls/control";
 import { Rectangle } from "@babylonjs/gui/2D/controls/rectangle";
 import { TextBlock } from "@babylonjs/gui/2D/controls/textBlock";
-import { GUI_LAYER, type Sandbox } from "../sandbox/sandbox";
-import { MAX_VIEWS } from "../sandbox/compare-layout";
+import type { Observer } from "@babylonjs/core/Misc/observable";
+import type { SandboxPanelApi } from "../sandbox/api";
+
+/** At most this many views side by side (compare-layout's MAX_VIEWS). */
+const MAX_VIEWS = 4;
 
 export class ViewLabels {
   private readonly ui: AdvancedDynamicTexture;
   private readonly boxes: { box: Rectangle; text: TextBlock }[] = [];
 
-  constructor(private readonly sandbox: Sandbox) {
+  private readonly observers: Observer<unknown>[] = [];
+
+  constructor(private readonly sandbox: SandboxPanelApi) {
     this.ui = AdvancedDynamicTexture.CreateFullscreenUI("view-labels", true, sandbox.scene);
-    if (this.ui.layer) this.ui.layer.layerMask = GUI_LAYER;
+    if (this.ui.layer) this.ui.layer.layerMask = sandbox.guiLayer;
     for (let k = 0; k < MAX_VIEWS; k++) {
       const box = new Rectangle(`view-label-${k}`);
       box.adaptWidthToChildren = true;
@@ -43,10 +48,18 @@ export class ViewLabels {
       this.boxes.push({ box, text });
     }
     // After a frame in which the views changed (a timed frame, the layout, the methods, the focus).
-    sandbox.scene.onAfterRenderObservable.add(() => {
-      if (sandbox.viewsVersion !== this.seen) this.refresh();
+    const after = sandbox.scene.onAfterRenderObservable.add(() => {
+      if (sandbox.viewsVersion() !== this.seen) this.refresh();
     });
-    sandbox.addListener({ changed: () => this.refresh(), error: () => undefined });
+    const changed = sandbox.events.changes.add((what) => {
+      if (what === "views" || what === "focus") this.refresh();
+    });
+    for (const o of [after, changed]) if (o) this.observers.push(o as Observer<unknown>);
+  }
+
+  dispose(): void {
+    for (const o of this.observers.splice(0)) o.remove();
+    this.ui.dispose();
   }
 
   /** What each label says now (for tests): empty when a single view is shown. */
@@ -58,11 +71,11 @@ export class ViewLabels {
   private seen = -1;
 
   refresh(): void {
-    this.seen = this.sandbox.viewsVersion;
+    this.seen = this.sandbox.viewsVersion();
     const views = this.sandbox.views();
-    const canvas = this.sandbox.engine.getRenderingCanvas();
+    const engine = this.sandbox.scene.getEngine(), canvas = engine.getRenderingCanvas();
     // Cells are in CSS pixels; the GUI's pixels are the canvas's.
-    const scale = canvas && canvas.clientWidth > 0 ? this.sandbox.engine.getRenderWidth() / canvas.clientWidth : 1;
+    const scale = canvas && canvas.clientWidth > 0 ? engine.getRenderWidth() / canvas.clientWidth : 1;
     for (let k = 0; k < this.boxes.length; k++) {
       const { box, text } = this.boxes[k], v = views[k];
       box.isVisible = views.length > 1 && v !== undefined;

@@ -1,5 +1,5 @@
 import { readGrammarFile, MAX_GRAMMAR_BYTES } from "../../app/ui/grammar-files";
-import { horizontalWind } from "../../app/ui/panel";
+import { horizontalWind } from "../../app/ui/sections/wind-section";
 
 /** A File-like object for readGrammarFile (node has no File before 20 in every setup). */
 function file(name: string, content: string | Uint8Array, type = "", size?: number) {

@@ -1,0 +1,152 @@
+/**
+ * The automation API, typed once. `window.sandbox` is a `SandboxApi`: the names and shapes the
+ * README's "Automation API" lists, stable. The panel, the plots and the view labels use a
+ * `SandboxPanelApi`, which adds what a GUI needs beyond it (not stable). Every call that fails
+ * throws (or rejects) with a message a person can act on, and the message is also shown in the
+ * panel (sandbox-api.ts is that one boundary).
+ */
+import type { Scene } from "@babylonjs/core/scene";
+import type { Observable } from "@babylonjs/core/Misc/observable";
+import type { BranchControl } from "../animators/animator";
+import type { ParamDecl } from "../math/params";
+import type { RecordOptions, RecordResult } from "../record/recorder";
+import type { TreeSummary } from "../tree/skeleton";
+import type { WindTimeline } from "../wind/conditions";
+import type { WindSettings } from "../wind/wind-field";
+import type { SandboxChange } from "./events";
+import type { ActionInfo } from "./method-controls";
+import type { ModelInfo } from "./model-store";
+import type { PlotData } from "./tip-plot";
+import type { RenderMode } from "./tree-view";
+import type { TreeSource } from "./tree-source";
+import type { DisplaySettings } from "./url-state";
+import type { ViewInfo } from "./view-set";
+
+export type { ActionInfo, DisplaySettings, ModelInfo, PlotData, RecordOptions, RecordResult, RenderMode, SandboxChange, TreeSource, TreeSummary, ViewInfo, WindSettings, WindTimeline };
+
+/** A parameter value as the API takes and returns it. */
+export type ParamValue = number | boolean | string;
+
+export interface SandboxStats {
+  fps: number;
+  frameMs: number;
+  animatorMs: number;
+  vertices: number;
+  nonFinite: boolean;
+  errors: string[];
+  /** What the focused method wants the stats line to say ("sub-stepping up to ×4 ..."). */
+  notes: string[];
+}
+
+/** The stable automation API (`window.sandbox`). */
+export interface SandboxApi {
+  /** Resolves once the first frame of the tree is drawn with the panel up (and a model the address names loaded or refused). */
+  readonly ready: Promise<void>;
+  /** The methods: id (for use(), params(), the URL) and label. */
+  animators(): { id: string; label: string }[];
+  /** One id: a single view; 2 to 4 ids: side by side (same tree, wind, seed and clock; linked cameras). Restarts the clock at t = 0 from rest. */
+  use(ids: string | string[]): Promise<void>;
+  /** The views on show: their cells (canvas CSS pixels) and own ms per frame. */
+  views(): ViewInfo[];
+  /** Changes the wind (validated: a RangeError names the range) and returns it. */
+  wind(patch?: Partial<WindSettings>): WindSettings;
+  /** A method's parameters; with a patch, changes them in every view showing it (a RangeError on an unknown key or out of range). */
+  params(id: string, patch?: Record<string, ParamValue>): Record<string, ParamValue>;
+  /** A shipped grammar or sample, a grammar's text, a model (url or files), corrections of the model on show, or the tree on show at another depth or taper. Restarts the clock. */
+  loadTree(src: TreeSource): Promise<TreeSummary>;
+  /** The model on show, or the last one that failed (its `error` says why); null for a grammar tree. */
+  model(): ModelInfo | null;
+  /** A model loading and being analysed, or null. */
+  loadProgress(): { text: string; fraction: number } | null;
+  /** The shipped grammars, then the sample models. */
+  trees(): string[];
+  /** Bark texture, background, shadows and the skeleton overlay; throws on an unknown key or a non-boolean. */
+  display(patch?: Partial<DisplaySettings>): DisplaySettings;
+  pause(): void;
+  resume(): void;
+  /** Advances frames × dt (1/60 s) deterministically, then renders once. */
+  step(frames: number): void;
+  /** Flat xyz of every branch tip of the first view, world space. */
+  probe(): number[];
+  stats(): SandboxStats;
+  /** A video of the view: frame-exact (fps × seconds frames, the clock stepped) or real time. */
+  record(opts: RecordOptions): Promise<RecordResult>;
+  /** A Beaufort preset (calm, light-breeze, fresh-breeze, strong-breeze, gale, storm); stops a timeline. */
+  windPreset(id: string): void;
+  /** Plays (validated), stops (null) or reads the wind timeline. */
+  windTimeline(tl?: WindTimeline | null): WindTimeline | null;
+  /** The branch whose tip the plots follow (-1: the longest); returns the branch plotted. */
+  plotTip(branch?: number): number;
+  /** The focused method's commands now. */
+  actions(): ActionInfo[];
+  /** Runs one of the focused method's commands; throws on an unknown or disabled one. */
+  action(id: string): void;
+  /** The selected branch of a method with per-branch controls: select (-1 clears), override its own parameters; its info, or null. */
+  branch(index?: number, patch?: Record<string, number | null>): Record<string, ParamValue> | null;
+}
+
+/** A method as the panel shows it: its parameter declarations and the paper it implements. */
+export interface MethodInfo {
+  id: string;
+  label: string;
+  source: string;
+  params: Readonly<Record<string, ParamDecl>>;
+}
+
+/** The tree on show as the panel shows it. */
+export interface TreeState {
+  /** The preset, "custom" (a grammar's text or file), a sample's id or "model". */
+  name: string;
+  /** The grammar's file name ("habel.lsys", "oak.lsys"), or the model's. */
+  fileName: string;
+  depth: number;
+  taper: number;
+  isModel: boolean;
+  summary: TreeSummary;
+}
+
+/**
+ * What the panel, plots and view labels use beyond the stable API. NOT stable: it changes with
+ * the panel.
+ */
+export interface SandboxPanelApi extends SandboxApi {
+  /** The scene (the GUI draws on it; pointer and frame observers). */
+  readonly scene: Scene;
+  /** The layer mask of GUI layers (drawn once, over every view). */
+  readonly guiLayer: number;
+  /** Typed changes and errors to show. */
+  readonly events: { readonly changes: Observable<SandboxChange>; readonly errors: Observable<string> };
+  /** Every method with its declarations. */
+  methods(): MethodInfo[];
+  /** The focused view's method. */
+  focusedMethod(): MethodInfo;
+  /** The view the panel edits. */
+  focusedView(): number;
+  focusView(k: number): void;
+  /** Adds a view (the first method not on show, or `id`) and focuses it. */
+  addView(id?: string): Promise<void>;
+  removeView(k: number): Promise<void>;
+  /** Shows `id` in the focused view, keeping the others. */
+  setFocusedMethod(id: string): Promise<void>;
+  /** Changes whenever what views() reports may have (the labels redraw then). */
+  viewsVersion(): number;
+  /** The pixels on the left the panel covers (0 when hidden). */
+  setViewInset(px: number): void;
+  tree(): TreeState;
+  renderMode(mode?: RenderMode): RenderMode;
+  /** The render modes and their labels. */
+  renderModes(): { id: RenderMode; label: string }[];
+  /** The branch under a canvas point (CSS pixels), -1 for none. */
+  branchAt(x: number, y: number): number;
+  selectedBranch(): number;
+  /** The focused method's per-branch controls, or null when it has none. */
+  branchControls(): Readonly<Record<string, BranchControl>> | null;
+  /** Long work the focused method has under way (a recording), or null. */
+  actionProgress(): { text: string; fraction: number } | null;
+  plotData(): PlotData;
+  /** The clock's time, seconds, and whether it is paused. */
+  time(): number;
+  paused(): boolean;
+  /** Shows a message in the panel (a file that is not a tree, say). */
+  reportError(message: string): void;
+}

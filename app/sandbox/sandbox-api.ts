@@ -1,0 +1,143 @@
+/**
+ * Builds `window.sandbox` (a SandboxPanelApi, which is a SandboxApi) over the host's parts. This
+ * is the one boundary where errors reach people: every call that throws or rejects has its
+ * message shown (the panel's error line, `stats().errors`) and is thrown on unchanged.
+ */
+import type { Scene } from "@babylonjs/core/scene";
+import type { AnimatorRegistry, AnyProvider } from "../animators/animator";
+import type { ParamDecl } from "../math/params";
+import type { RecordOptions, RecordResult } from "../record/recorder";
+import type { WindSettings } from "../wind/wind-field";
+import type { MethodInfo, SandboxPanelApi, SandboxStats } from "./api";
+import type { FixedClock } from "./clock";
+import { messageOf, type SandboxEvents } from "./events";
+import type { MethodControls } from "./method-controls";
+import { GUI_LAYER, type Stages } from "./stages";
+import type { TipPlot } from "./tip-plot";
+import { RENDER_MODE_LABELS, RENDER_MODES } from "./tree-view";
+import { treeNames, type TreeSourceManager } from "./tree-source";
+import type { ViewSet } from "./view-set";
+import type { WindControl } from "./wind-control";
+
+/** What the API is built over: the host's parts and its run loop. */
+export interface ApiHost {
+  readonly scene: Scene;
+  readonly events: SandboxEvents;
+  readonly registry: AnimatorRegistry;
+  readonly clock: FixedClock;
+  readonly stages: Stages;
+  readonly views: ViewSet;
+  readonly trees: TreeSourceManager;
+  readonly windControl: WindControl;
+  readonly methods: MethodControls;
+  readonly tipPlot: TipPlot;
+  readonly isPaused: boolean;
+  pause(): void;
+  resume(): void;
+  step(frames: number): void;
+  stats(): SandboxStats;
+  record(opts: RecordOptions): Promise<RecordResult>;
+}
+
+function methodInfo(p: AnyProvider): MethodInfo {
+  return { id: p.id, label: p.label, source: p.source, params: p.params as Readonly<Record<string, ParamDecl>> };
+}
+
+export function sandboxApi(h: ApiHost, ready: Promise<void>): SandboxPanelApi {
+  const { events, views, trees, windControl: wind, methods } = h;
+  /** Shows what went wrong (with `prefix`) and throws or rejects on. */
+  const shown = <A extends unknown[], R>(f: (...args: A) => R, prefix = "") => (...args: A): R => {
+    const report = (e: unknown) => events.error(prefix + messageOf(e));
+    try {
+      const r = f(...args);
+      if (r instanceof Promise) {
+        return r.catch((e: unknown) => {
+          report(e);
+          throw e;
+        }) as R;
+      }
+      return r;
+    } catch (e) {
+      report(e);
+      throw e;
+    }
+  };
+  const skeleton = () => views.firstTree?.skeleton ?? null;
+  return {
+    ready,
+    animators: () => h.registry.list().map((p) => ({ id: p.id, label: p.label })),
+    use: shown(async (ids: string | string[]) => views.use(ids)),
+    views: () => views.info(),
+    wind: shown((patch?: Partial<WindSettings>) => {
+      if (patch) wind.set(patch);
+      return wind.settings();
+    }),
+    params: shown((id: string, patch?: Record<string, number | boolean | string>) => {
+      if (patch) methods.set(id, patch);
+      return methods.get(id);
+    }),
+    loadTree: shown((src) => trees.load(src)),
+    model: () => trees.modelInfo(),
+    loadProgress: () => trees.models.progress(),
+    trees: () => treeNames(),
+    display: shown((patch) => {
+      if (patch !== undefined) views.setDisplay(patch);
+      return views.display;
+    }),
+    pause: () => h.pause(),
+    resume: () => h.resume(),
+    step: shown((frames: number) => h.step(frames)),
+    probe: () => Array.from(views.list[0]?.animator?.probe() ?? []),
+    stats: () => h.stats(),
+    record: shown((opts: RecordOptions) => h.record(opts), "Recording failed: "),
+    windPreset: shown((id: string) => wind.setPreset(id)),
+    windTimeline: shown((tl) => {
+      if (tl !== undefined) wind.setTimeline(tl, h.clock.time);
+      return wind.current;
+    }),
+    plotTip: shown((branch?: number) => {
+      if (branch !== undefined) h.tipPlot.choose(branch, skeleton(), views.list.length);
+      return h.tipPlot.branch;
+    }),
+    actions: () => methods.actions(),
+    action: shown((id: string) => methods.run(id)),
+    branch: shown((index?: number, patch?: Record<string, number | null>) => {
+      if (index !== undefined) {
+        methods.select(index);
+        if (patch && index >= 0) methods.edit(index, patch);
+      }
+      const b = methods.selected;
+      return b >= 0 ? methods.info(b) : null;
+    }),
+
+    // Beyond the stable API: what the panel, the plots and the view labels need.
+    scene: h.scene,
+    guiLayer: GUI_LAYER,
+    events,
+    methods: () => h.registry.list().map(methodInfo),
+    focusedMethod: () => methodInfo(views.provider),
+    focusedView: () => views.focused,
+    focusView: shown((k: number) => views.focusView(k)),
+    addView: shown(async (id?: string) => views.addView(id)),
+    removeView: shown(async (k: number) => views.removeView(k)),
+    setFocusedMethod: shown(async (id: string) => views.setFocusedMethod(id)),
+    viewsVersion: () => views.version,
+    setViewInset: (px: number) => {
+      h.stages.viewInset = Math.max(0, px);
+    },
+    tree: () => ({ name: trees.name, fileName: trees.fileName, depth: trees.depth, taper: trees.taper, isModel: trees.isModel, summary: trees.summary() }),
+    renderMode: shown((mode) => {
+      if (mode !== undefined) views.setRenderMode(mode);
+      return views.renderMode;
+    }),
+    renderModes: () => RENDER_MODES.map((id) => ({ id, label: RENDER_MODE_LABELS[id] })),
+    branchAt: (x: number, y: number) => views.branchAt(x, y),
+    selectedBranch: () => methods.selected,
+    branchControls: () => methods.branchControls(),
+    actionProgress: () => methods.progress(),
+    plotData: () => h.tipPlot.data(views.list.map((v) => ({ id: v.provider.id, animator: v.animator })), h.clock.dt),
+    time: () => h.clock.time,
+    paused: () => h.isPaused,
+    reportError: (message: string) => events.error(message),
+  };
+}

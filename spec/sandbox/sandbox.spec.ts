@@ -1,0 +1,239 @@
+/**
+ * The host under Babylon's NullEngine: the automation API's validation and messages, switching
+ * and compare views without leaks, the page address round trip, and a clean exit.
+ */
+import { NullEngine } from "@babylonjs/core/Engines/nullEngine";
+import { Observable } from "@babylonjs/core/Misc/observable";
+import { RenderTargetTexture } from "@babylonjs/core/Materials/Textures/renderTargetTexture";
+import type { Scene } from "@babylonjs/core/scene";
+import { createRegistry } from "../../app/animators/registry";
+import type { ParamDecl } from "../../app/math/params";
+import type { SandboxPanelApi } from "../../app/sandbox/api";
+import { Sandbox } from "../../app/sandbox/sandbox";
+import { PointerCameraBehavior } from "../../app/sandbox/pointer-camera";
+import { ViewTimingBehavior } from "../../app/sandbox/view-timing";
+
+/**
+ * How many observers every Observable of `o` holds (not counting those removed, which Babylon drops
+ * on the next tick). The engine's onReleaseEffectsObservable is left out: each compiled shader
+ * (effect) waits there to be released with the engine, a cache Babylon owns across scenes.
+ */
+function observers(o: object): number {
+  let n = 0;
+  for (const [k, v] of Object.entries(o)) if (v instanceof Observable && k !== "onReleaseEffectsObservable") n += live(v);
+  return n;
+}
+function live(o: Observable<unknown>): number {
+  return o.observers.filter((x) => !(x as unknown as { _willBeUnregistered?: boolean })._willBeUnregistered).length;
+}
+/** Which Observables of `o` hold observers, and how many (for a failure's message). */
+function observerMap(o: object): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(o)) if (v instanceof Observable && live(v) > 0) out[k] = live(v);
+  return out;
+}
+
+/** What a leak would grow: meshes, materials, textures, geometries, render targets, observers. */
+function census(scene: Scene) {
+  let shadowMaps = 0;
+  for (const l of scene.lights) shadowMaps += (l as unknown as { _shadowGenerators?: Map<unknown, unknown> })._shadowGenerators?.size ?? 0;
+  return {
+    meshes: scene.meshes.length,
+    materials: scene.materials.length,
+    textures: scene.textures.length,
+    geometries: scene.geometries.length,
+    renderTargets: scene.textures.filter((t) => t instanceof RenderTargetTexture).length + scene.customRenderTargets.length + shadowMaps,
+    cameras: scene.cameras.length,
+    observers: observers(scene) + observers(scene.getEngine()),
+  };
+}
+
+/** A value of the declaration other than its default (next step up, or down at the top; the other boolean; another option). */
+function otherValue(d: ParamDecl): number | boolean | string {
+  if (d.kind === "boolean") return !d.default;
+  if (d.kind === "choice") return d.options.find((o) => o !== d.default)!;
+  const up = Math.round((d.default + d.step) / d.step) * d.step;
+  return Number((up <= d.max ? up : d.default - d.step).toFixed(6));
+}
+
+describe("Sandbox under NullEngine", () => {
+  let engine: NullEngine;
+  let sandbox: Sandbox;
+  let api: SandboxPanelApi;
+
+  async function open(hash = "#tree=demo"): Promise<void> {
+    sandbox = new Sandbox(engine, null, createRegistry());
+    api = sandbox.api();
+    await sandbox.start(hash, "", { renderLoop: false });
+  }
+
+  beforeEach(() => {
+    engine = new NullEngine();
+  });
+  afterEach(() => {
+    sandbox?.dispose();
+    engine.dispose();
+  });
+
+  it("rejects bad input through the API with a RangeError a person can act on, shown once in stats().errors", async () => {
+    await open();
+    const cases: [string, () => unknown, RegExp][] = [
+      ["wind speed 99", () => api.wind({ speed: 99 }), /speed.*0.*40/],
+      ["unknown parameter", () => api.params("procedural-wind", { nope: 1 }), /no parameter "nope".*damping/],
+      ["damping out of range", () => api.params("spectral-beam", { damping: 2 }), /damping must be a number from 0 to 1/],
+      ["unknown method", () => api.use("nope"), /Unknown method "nope"; the methods are: .*spectral-beam/],
+      ["five views", () => api.use(["rest", "rest", "rest", "rest", "rest"]), /one method id, or 2 to 4 ids/],
+      ["unknown tree", () => api.loadTree({ preset: "baobab" }), /No tree preset "baobab"; the trees are: .*habel/],
+      ["depth past the range", () => api.loadTree({ depth: 99 }), /depth must be a whole number from 0 to 40/],
+      ["taper past the range", () => api.loadTree({ taper: 2 }), /taper must be a number from 0 to 0.95/],
+      ["unknown display setting", () => api.display({ fog: true } as never), /no setting "fog"; its settings are: barkTexture/],
+      ["step count", () => api.step(-1), /whole number from 0 to 100000/],
+      ["plotted tip", () => api.plotTip(1e6), /plotted tip must be a branch from 0 to \d+/],
+      ["branch of a method without per-branch controls", () => api.use("rest").then(() => api.branch(1)), /no per-branch controls; pick a method that has them/],
+      ["view to remove", () => api.removeView(0), /last view cannot be removed/],
+      ["wind preset", () => api.windPreset("hurricane"), /hurricane/],
+      ["timeline", () => api.windTimeline({ loop: false, keys: [{ t: 1, speed: 5, direction: 0, gust: 0 }] }), /time/i],
+    ];
+    for (const [what, call, message] of cases) {
+      const before = api.stats().errors.length;
+      let thrown: unknown = null;
+      try {
+        await call();
+      } catch (e) {
+        thrown = e;
+      }
+      expect([what, thrown instanceof Error]).toEqual([what, true]);
+      expect([what, (thrown as Error).message]).toEqual([what, expect.stringMatching(message)]);
+      if (!/branch of a method|wind preset|timeline/.test(what)) expect([what, (thrown as Error).name]).toEqual([what, "RangeError"]);
+      const errors = api.stats().errors;
+      expect([what, errors.length]).toEqual([what, Math.min(20, before + 1)]);
+      expect(errors[errors.length - 1]).toBe((thrown as Error).message);
+    }
+    // Nothing was applied: the defaults stand and the tree is the one asked for.
+    expect(api.wind().speed).toBe(sandbox.windField.settings().speed);
+    expect(api.tree().name).toBe("demo");
+    expect(api.views().map((v) => v.id)).toEqual(["rest"]);
+  });
+
+  it("50 switches across every method and 20 compare views added and removed leave the scene where it started", async () => {
+    await open();
+    const ids = api.animators().map((a) => a.id);
+    expect(ids).toEqual(expect.arrayContaining(["rest", "spectral-beam", "procedural-wind", "lsystem-particles", "mass-spring"]));
+    // Every method once first: Babylon's drag behaviour (mass-spring's wind arrow) makes a helper
+    // scene once per scene, disposed with it.
+    for (const id of ids) await api.use(id);
+    await api.use("rest");
+    api.step(2);
+    const start = census(sandbox.scene);
+    for (let i = 0; i < 50; i++) {
+      await api.use(ids[i % ids.length]);
+      api.step(2);
+    }
+    await api.use("rest");
+    api.step(2);
+    expect([census(sandbox.scene), observerMap(sandbox.scene)]).toEqual([start, expect.anything()]);
+    for (let i = 0; i < 20; i++) {
+      await api.addView(ids[(i + 1) % ids.length]);
+      api.step(1);
+      expect(api.views().length).toBe(2 + (i % 3));
+      if (i % 3 === 2) {
+        // Back to one view, taking the views off one by one.
+        while (api.views().length > 1) await api.removeView(api.views().length - 1);
+        api.step(1);
+      }
+    }
+    while (api.views().length > 1) await api.removeView(1);
+    await api.use("rest");
+    api.step(2);
+    expect([census(sandbox.scene), observerMap(sandbox.scene)]).toEqual([start, expect.anything()]);
+  }, 120_000);
+
+  it("the page address round-trips every field: tree, depth, taper, methods, wind with seed and vertical, every method parameter, display, timeline", async () => {
+    await open();
+    const methods = api.animators().map((a) => a.id);
+    // Two rounds: the address keeps the parameters of the methods on show (at most four views).
+    for (const shown of [methods.filter((m) => m !== "mass-spring"), ["mass-spring", "rest"]]) {
+      await api.loadTree({ preset: "demo", depth: 4, taper: 0.3 });
+      await api.use(shown);
+      api.wind({ speed: 12.5, direction: 90, turbulence: 0.2, gust: 0.4, seed: 7, vertical: -1.5 });
+      const set: Record<string, Record<string, number | boolean | string>> = {};
+      for (const id of shown) {
+        const decls = api.methods().find((m) => m.id === id)!.params;
+        set[id] = Object.fromEntries(Object.entries(decls).filter(([k]) => !(id === "mass-spring" && k === "mode")).map(([k, d]) => [k, otherValue(d)]));
+        api.params(id, set[id]);
+      }
+      api.display({ barkTexture: false, shadows: false, hierarchy: true });
+      api.renderMode("wireframe");
+      const timeline = { loop: true, keys: [{ t: 0, speed: 3, direction: 10, gust: 0.1 }, { t: 8, speed: 15, direction: 120, gust: 0.6 }] };
+      api.windTimeline(timeline);
+      const hash = sandbox.urlSync.hash();
+
+      const first = { sandbox, api };
+      await open(hash);
+      expect(api.stats().errors).toEqual([]);
+      expect(api.tree()).toEqual(expect.objectContaining({ name: "demo", depth: 4, taper: 0.3 }));
+      expect(api.views().map((v) => v.id)).toEqual(shown);
+      expect(api.wind()).toEqual(first.api.wind());
+      expect(api.wind()).toEqual(expect.objectContaining({ turbulence: 0.2, seed: 7, vertical: -1.5 }));
+      for (const id of shown) expect(api.params(id)).toEqual(expect.objectContaining(set[id]));
+      for (const id of shown) expect(api.params(id)).toEqual(first.api.params(id));
+      expect(api.display()).toEqual({ barkTexture: false, background: true, shadows: false, hierarchy: true });
+      expect(api.renderMode()).toBe("wireframe");
+      expect(api.windTimeline()).toEqual(timeline);
+      expect(sandbox.urlSync.hash()).toBe(hash);
+      first.sandbox.dispose();
+    }
+  }, 120_000);
+
+  it("a bad field in the address is named, and the others still apply", async () => {
+    await open("#tree=baobab&method=nope&speed=12&seed=3&spectral-beam.damping=5");
+    const errors = api.stats().errors.join("\n");
+    expect(errors).toMatch(/no tree named "baobab"/);
+    expect(errors).toMatch(/Unknown method "nope"/);
+    expect(errors).toMatch(/spectral-beam.damping must be a number from 0 to 1/);
+    expect(api.tree().name).toBe("habel");
+    expect(api.wind()).toEqual(expect.objectContaining({ speed: 12, seed: 3 }));
+  }, 60_000);
+
+  it("announces typed changes, one kind per change", async () => {
+    await open();
+    const seen: string[] = [];
+    api.events.changes.add((what) => seen.push(what));
+    api.wind({ speed: 3 });
+    await api.use("procedural-wind");
+    api.params("procedural-wind", { damping: 0.5 });
+    api.display({ shadows: false });
+    await api.loadTree({ preset: "demo", taper: 0.4 });
+    expect(seen).toEqual(["wind", "views", "params", "display", "views", "tree"]);
+  });
+
+  it("the view-timing and pointer-camera behaviours remove on detach() every observer attach() added", async () => {
+    await open();
+    const scene = sandbox.scene, base = observers(scene);
+    const timing = new ViewTimingBehavior(sandbox.stages, () => [], () => undefined);
+    const pointer = new PointerCameraBehavior(sandbox.stages);
+    timing.attach(scene);
+    pointer.attach(scene);
+    expect(observers(scene)).toBe(base + 5);
+    timing.detach();
+    pointer.detach();
+    expect(observers(scene)).toBe(base);
+  });
+
+  it("dispose() removes every observer the host and its parts added and leaves the engine without a scene", async () => {
+    const bare = observers(engine);
+    await open();
+    await api.use(["spectral-beam", "procedural-wind"]);
+    api.windTimeline({ loop: false, keys: [{ t: 0, speed: 3, direction: 0, gust: 0 }, { t: 2, speed: 9, direction: 0, gust: 0 }] });
+    api.step(3);
+    // The parts' own observers come off the scene before it goes: only what Babylon itself keeps remains.
+    const scene = sandbox.scene;
+    const before = observers(scene);
+    sandbox.dispose();
+    expect(scene.isDisposed).toBe(true);
+    expect(engine.scenes).toEqual([]);
+    expect([observers(engine), observerMap(engine)]).toEqual([bare, expect.anything()]);
+    expect(before).toBeGreaterThan(0);
+    expect(api.events.changes.observers.length + api.events.errors.observers.length).toBe(0);
+  });
+});
