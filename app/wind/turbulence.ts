@@ -7,7 +7,36 @@ import { Rng } from "../math/rng";
 import { ifft2d } from "../math/fft";
 import { simiuScanlan } from "../math/spectra";
 import { gaussians } from "./hash";
-import type { TurbulenceTexture, WindGpuState } from "./wind-field";
+
+/** What a GPU method uploads as uniforms each frame (with the turbulence texture). */
+export interface WindGpuState {
+  /** Unit vector the wind blows toward, xz. */
+  dirX: number;
+  dirZ: number;
+  /** Mean speed times slow modulation times gust factor at time t, m/s (no turbulence). */
+  strength: number;
+  /** Mean vertical wind (+y, updraft > 0) times slow modulation times gust factor at time t, m/s. */
+  vertical: number;
+  /** Scale of the turbulence texture's values, m/s (turbulence × strength: horizontal only). */
+  turbulenceAmplitude: number;
+  /** Metres the frozen turbulence pattern has travelled along the wind by time t. */
+  advection: number;
+}
+
+/** The frozen turbulence: RGBA per texel = (along-wind u, cross-wind v, vertical w, 0); u about unit variance, v 0.8², w 0.5². */
+export interface TurbulenceTexture {
+  /** Texels along the wind (coordinate a, index i). */
+  readonly width: number;
+  /** Texels across the wind (coordinate c, index j). */
+  readonly height: number;
+  /** Metres per texel, both directions. */
+  readonly cellSize: number;
+  /** RGBA float texels, row j (cross-wind) after row: data[(j * width + i) * 4 + channel]. */
+  readonly data: Float32Array;
+  /** Goes up each time data is rewritten (seed change). */
+  readonly version: number;
+}
+
 
 // Math's members read once: in jest's vm context every read of the global `Math` is slow (see wind-field.ts).
 const { floor, sqrt, sin, abs, PI } = Math;

@@ -53,7 +53,7 @@
 import { defaultsOf, numberParam, validatePatch, type ParamSpec } from "../math/params";
 import { gustEnvelope, gustEvents, slowModulation, type GustEvent } from "./gusts";
 import type { WindPrimitive } from "./primitives";
-import { cachedTurbulence, TURBULENCE_CELL, TURBULENCE_HEIGHT, TURBULENCE_WIDTH, windFromGpuState } from "./turbulence";
+import { cachedTurbulence, TURBULENCE_CELL, TURBULENCE_HEIGHT, TURBULENCE_WIDTH, windFromGpuState, type TurbulenceTexture, type WindGpuState } from "./turbulence";
 
 /** What a person sets. direction: the way the wind blows, degrees, 0 toward +x, 90 toward +z. */
 export type WindSettings = {
@@ -71,34 +71,7 @@ export type WindSettings = {
   seed: number;
 };
 
-/** What a GPU method uploads as uniforms each frame (with the turbulence texture). */
-export interface WindGpuState {
-  /** Unit vector the wind blows toward, xz. */
-  dirX: number;
-  dirZ: number;
-  /** Mean speed times slow modulation times gust factor at time t, m/s (no turbulence). */
-  strength: number;
-  /** Mean vertical wind (+y, updraft > 0) times slow modulation times gust factor at time t, m/s. */
-  vertical: number;
-  /** Scale of the turbulence texture's values, m/s (turbulence × strength: horizontal only). */
-  turbulenceAmplitude: number;
-  /** Metres the frozen turbulence pattern has travelled along the wind by time t. */
-  advection: number;
-}
-
-/** The frozen turbulence: RGBA per texel = (along-wind u, cross-wind v, vertical w, 0); u about unit variance, v 0.8², w 0.5². */
-export interface TurbulenceTexture {
-  /** Texels along the wind (coordinate a, index i). */
-  readonly width: number;
-  /** Texels across the wind (coordinate c, index j). */
-  readonly height: number;
-  /** Metres per texel, both directions. */
-  readonly cellSize: number;
-  /** RGBA float texels, row j (cross-wind) after row: data[(j * width + i) * 4 + channel]. */
-  readonly data: Float32Array;
-  /** Goes up each time data is rewritten (seed change). */
-  readonly version: number;
-}
+export type { TurbulenceTexture, WindGpuState } from "./turbulence";
 
 export const WIND_PARAMS: ParamSpec<WindSettings> = {
   speed: numberParam("Wind speed", 0, 40, 0.1, 6, "m/s", "Mean wind speed"),
