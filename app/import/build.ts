@@ -1,21 +1,20 @@
 /**
- * A model made elsewhere turned into a tree every method can animate (issue 7): the tree picked
+ * A model made elsewhere turned into a tree every method can animate: the tree picked
  * from the file, wood and leaves told apart (classify.ts), stood upright in metres
- * (tree/normalise.ts), the branch hierarchy found in the wood (tree/extract.ts for separate
- * parts, tree/welded.ts for one welded mesh), every leaf piece hung on its nearest branch, and
+ * (tree/normalise.ts), the branch hierarchy found in the wood (tree/extract/: separate
+ * parts or one welded mesh), every leaf piece hung on its nearest branch, and
  * every vertex of the model's own given the binding the methods read (tree/geometry.ts,
  * BINDING_ATTRIBUTES). The model keeps its geometry: its vertices are the meshes' vertices.
  * Plain TypeScript: no Babylon.
  */
-import { bindVertices, meshParts, nearestOnLine, type WoodMesh } from "../tree/extract";
-import { extractHierarchy } from "../tree/welded";
+import { bindVertices, extractHierarchy, meshParts, nearestOnLine, type WoodMesh } from "../tree/extract";
 import { branchWBase, type MeshArrays, type TreeGeometry } from "../tree/geometry";
 import { normaliseModel, turnVectors, UP_AXES, type UpAxis } from "../tree/normalise";
 import type { TreeSkeleton } from "../tree/skeleton";
 import { guessRoles, NO_CLUE, treeObjects, type RoleGuess } from "./classify";
 import { modelVertexCount, PART_ROLES, type ModelData, type ModelPrimitive, type PartRole } from "./model";
 
-/** Vertices a model may have (issue 7, item 7: "over the vertex budget (say 2 million)"). */
+/** Vertices a model may have: the budget past which a model is refused (the person is told to decimate it). */
 export const MAX_MODEL_VERTICES = 2_000_000;
 /** A leaf piece longer than this (metres), or with more vertices than LEAF_CARD_VERTICES, is a clump or a crown: it sways with its branch and does not flutter as a leaf. */
 const LEAF_FLUTTER_MAX_LENGTH = 0.6;

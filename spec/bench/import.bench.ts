@@ -5,16 +5,15 @@
  * is the Habel-scale tree's bark with 24 vertices round the trunk (about 100k vertices, 1,402
  * parts). Target at most 2,000 ms. Prints one JSON line; asserts no time.
  * import.extract.welded.100k.ms: the same for the same bark welded into one mesh (weldTree,
- * not timed), read by the Reeb graph of the geodesic distance (tree/welded.ts).
+ * not timed), read by the Reeb graph of the geodesic distance (tree/extract/welded.ts).
  */
 import { grammarToSkeleton } from "../../app/lsystem/lsystem";
 import { TREE_PRESETS } from "../../app/lsystem/presets";
 import { applyTaper } from "../../app/tree/taper";
 import { buildTreeGeometry } from "../../app/tree/geometry";
-import { bindVertices } from "../../app/tree/extract";
-import { extractFromWelded, extractHierarchy, weldTree } from "../../app/tree/welded";
-
-import type { WoodMesh, PartsHierarchy } from "../../app/tree/extract";
+import { bindVertices, extractHierarchy, type PartsHierarchy, type WoodMesh } from "../../app/tree/extract";
+import { extractFromWelded } from "../../app/tree/extract/welded";
+import { weldTree } from "../support/weld-tree";
 
 /** The Habel-scale tree at 24 vertices round the trunk (about 100k vertices). */
 function habelTree() {

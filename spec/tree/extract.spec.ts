@@ -2,7 +2,8 @@
 // (one tube per branch, as buildTreeGeometry makes it), read back into a hierarchy and compared
 // with the original: branch count within 10%, the same number of levels, the right parent for at
 // least 90% of the branches.
-import { bindVertices, extractFromParts, meshParts } from "../../app/tree/extract";
+import { bindVertices, meshParts } from "../../app/tree/extract";
+import { extractFromParts } from "../../app/tree/extract/parts";
 import { buildTreeGeometry } from "../../app/tree/geometry";
 import { grammarToSkeleton } from "../../app/lsystem/lsystem";
 import { TREE_PRESETS } from "../../app/lsystem/presets";

@@ -21,7 +21,7 @@ import { TREE_PRESETS } from "../../app/lsystem/presets";
 import { buildTreeGeometry, type MeshArrays, type TreeGeometry } from "../../app/tree/geometry";
 import { GENERATOR, writeGlb, writeObj, type MaterialToWrite, type MeshToWrite, type ModelToWrite } from "../../app/tree/model-writer";
 import type { TreeSkeleton } from "../../app/tree/skeleton";
-import { weldTree } from "../../app/tree/welded";
+import { weldTree } from "../support/weld-tree";
 import { applyTaper, TAPER_RANGE } from "../../app/tree/taper";
 import { makeBarkTexture, makeLeafTexture, type TextureData } from "../../app/tree/textures";
 import { glbImage, parseGlb, readGlb, readObj } from "../support/model-files";

@@ -3,7 +3,8 @@
 // vertex list is shared with the leaves. The up axis is found from the trunk, and the branch
 // hierarchy from the wood: one branch per piece, every branch hung on one that holds it.
 import { join } from "node:path";
-import { bindVertices, extractFromParts, upFromWood } from "../../app/tree/extract";
+import { bindVertices, upFromWood } from "../../app/tree/extract";
+import { extractFromParts } from "../../app/tree/extract/parts";
 import { normaliseModel } from "../../app/tree/normalise";
 import { readGltf, readObj, type ModelPiece } from "../support/model-files";
 

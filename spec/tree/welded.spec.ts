@@ -3,8 +3,9 @@
 // hierarchy through the Reeb graph of the geodesic distance from the base and compared with the
 // original, as extract.spec.ts does for separate parts: branch count within 10%, the same number
 // of levels, the right parent for at least 90% of the branches.
-import { bindVertices, meshParts, type PartsHierarchy, type WoodMesh } from "../../app/tree/extract";
-import { extractFromWelded, extractHierarchy, weldTree } from "../../app/tree/welded";
+import { bindVertices, extractHierarchy, meshParts, type PartsHierarchy, type WoodMesh } from "../../app/tree/extract";
+import { extractFromWelded } from "../../app/tree/extract/welded";
+import { weldTree } from "../support/weld-tree";
 import { buildTreeGeometry, type MeshArrays } from "../../app/tree/geometry";
 import { grammarToSkeleton } from "../../app/lsystem/lsystem";
 import { TREE_PRESETS } from "../../app/lsystem/presets";

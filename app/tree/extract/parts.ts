@@ -1,0 +1,149 @@
+/**
+ * Branch hierarchy of wood in separate parts (Habel 2009 §8: "just the geometric description"
+ * turned into a hierarchy), where every branch is a part of its own: a tube that shares no
+ * vertices with the others, as SpeedTree, EZ-Tree and our own exporter write them. Each part
+ * becomes a branch: its centre line from slices along it (centre-line.ts), its base the end
+ * nearest the wood already placed, its parent the part it grows from (grown outward from the
+ * trunk, nearest first, like Prim's tree). Plain TypeScript over typed arrays: no Babylon.
+ */
+import { arcFraction, nearestOnLine } from "./polyline";
+import { centreLine, type CentreLine } from "./centre-line";
+import { MIN_RADIUS } from "./constants";
+import { EndGrid } from "./end-grid";
+import { Geodesic } from "./geodesic";
+import { CappedSkeletonBuilder } from "./levels";
+import { meshGraph, meshParts, verticesByPart, type MeshGraph, type MeshParts, type PartsHierarchy, type WoodMesh } from "./mesh";
+
+/**
+ * The branch hierarchy of wood made of separate parts, one branch each. The trunk is the part
+ * reaching lowest; then, nearest first, each part joins the wood already placed at the end of its
+ * centre line nearest to it. Levels past MAX_LEVELS hang off their level-3 ancestor, as the
+ * L-system turtle does, with `branchOrigin` the node they physically grow from.
+ */
+export function extractFromParts(mesh: WoodMesh, known?: { parts: MeshParts; graph: MeshGraph }): PartsHierarchy {
+  // The parts and the graph, when the caller has them already (extractHierarchy).
+  const { count, partOfVertex, canon } = known?.parts ?? meshParts(mesh);
+  if (count === 0) throw new RangeError("the wood has no triangles");
+  const graph = known?.graph ?? meshGraph(mesh, canon), geo = new Geodesic(canon.length);
+  const { start, order } = verticesByPart(partOfVertex, count);
+  const lines: CentreLine[] = [];
+  for (let p = 0; p < count; p++) lines.push(centreLine(mesh.positions, order.subarray(start[p], start[p + 1]), graph, geo));
+
+  let trunk = 0;
+  for (let p = 1; p < count; p++) if (lines[p].lowY < lines[trunk].lowY) trunk = p;
+
+  // Prim: best[p * 2 + e] = how near end e of part p is to the placed wood (see place()).
+  const best = new Float64Array(2 * count).fill(Infinity);
+  const bestParent = new Int32Array(2 * count).fill(-1), bestSeg = new Int32Array(2 * count), bestF = new Float64Array(2 * count);
+  const placed = new Uint8Array(count);
+  const near = { d2: 0, seg: 0, f: 0 };
+  const attachOrder: number[] = [];
+  const baseEnd = new Uint8Array(count), parentOf = new Int32Array(count).fill(-1), seg = new Int32Array(count), segF = new Float64Array(count);
+  /** Whether the nearest point found on part p's line is within two base radii of p's base. */
+  const nearBase = (p: number, at: { seg: number; f: number }): boolean => {
+    const l = lines[p].nodes, radii = lines[p].radii, last = radii.length - 1;
+    const j = 3 * at.seg, k = baseEnd[p] === 0 ? 0 : last;
+    const x = l[j] + at.f * (l[j + 3] - l[j]) - l[3 * k], y = l[j + 1] + at.f * (l[j + 4] - l[j + 1]) - l[3 * k + 1], z = l[j + 2] + at.f * (l[j + 5] - l[j + 2]) - l[3 * k + 2];
+    return Math.hypot(x, y, z) < 2 * radii[k];
+  };
+  // The parts' ends in a grid over the centre lines' extent: a placed part measures only the ends near it.
+  let lo = [Infinity, Infinity, Infinity];
+  const hi = [-Infinity, -Infinity, -Infinity];
+  for (const l of lines) {
+    for (let j = 0; j < l.nodes.length; j += 3) {
+      for (let c = 0; c < 3; c++) {
+        lo[c] = Math.min(lo[c], l.nodes[j + c]);
+        hi[c] = Math.max(hi[c], l.nodes[j + c]);
+      }
+    }
+  }
+  lo = lo.map((v) => v - 1e-6);
+  const grid = new EndGrid(lo, Math.max(1e-6, hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]));
+  for (let q = 0; q < count; q++) grid.add(q, lines[q].nodes);
+  /** Measures end e of part q against placed part p. */
+  const update = (p: number, q: number, e: number) => {
+    const line = lines[p].nodes, radii = lines[p].radii, l = lines[q].nodes;
+    const o = e === 0 ? 0 : l.length - 3;
+    nearestOnLine(line, l[o], l[o + 1], l[o + 2], near);
+    // Distance in the candidate's radii (under 1: inside it), so a twig starting on a thin
+    // branch is not given to a thick one it passes near. A candidate whose nearest point is its
+    // own base is a sibling starting at the same point, not the branch both grow from.
+    const r = Math.max(1e-9, radii[near.seg] + near.f * (radii[Math.min(radii.length - 1, near.seg + 1)] - radii[near.seg]));
+    const d = Math.sqrt(near.d2) / r + (nearBase(p, near) ? 1 : 0);
+    if (d < best[2 * q + e]) {
+      best[2 * q + e] = d;
+      bestParent[2 * q + e] = p;
+      bestSeg[2 * q + e] = near.seg;
+      bestF[2 * q + e] = near.f;
+    }
+  };
+  const place = (p: number) => {
+    placed[p] = 1;
+    attachOrder.push(p);
+    grid.near(lines[p].nodes, lines[p].radii, (end) => {
+      if (!placed[end >> 1]) update(p, end >> 1, end & 1);
+    });
+  };
+  /** Every unplaced end against every placed part: for pieces far from everything placed so far. */
+  const updateAll = () => {
+    for (const p of attachOrder) for (let q = 0; q < count; q++) if (!placed[q]) for (let e = 0; e < 2; e++) update(p, q, e);
+  };
+  // The trunk's base is its lower end.
+  {
+    const l = lines[trunk].nodes;
+    baseEnd[trunk] = l[1] <= l[l.length - 2] ? 0 : 1;
+  }
+  place(trunk);
+  let measuredAll = false;
+  for (let k = 1; k < count; k++) {
+    let pick = -1, end = 0, d = Infinity;
+    for (let q = 0; q < count; q++) {
+      if (placed[q]) continue;
+      for (let e = 0; e < 2; e++) {
+        if (best[2 * q + e] < d) {
+          d = best[2 * q + e];
+          pick = q;
+          end = e;
+        }
+      }
+    }
+    if (pick < 0) {
+      // Nothing unplaced is near the placed wood: measure the far pieces against all of it.
+      if (measuredAll) throw new RangeError(`part ${k} of the wood cannot be placed (its centre line is not finite)`);
+      updateAll();
+      measuredAll = true;
+      k--;
+      continue;
+    }
+    measuredAll = false;
+    baseEnd[pick] = end;
+    parentOf[pick] = bestParent[2 * pick + end];
+    seg[pick] = bestSeg[2 * pick + end];
+    segF[pick] = bestF[2 * pick + end];
+    place(pick);
+  }
+
+  // Branches in placing order: parents before children. Nodes from the base end.
+  const branchOfPart = new Int32Array(count);
+  const builder = new CappedSkeletonBuilder();
+  const nodeOrder = (p: number, k: number) => (baseEnd[p] === 0 ? k : lines[p].radii.length - 1 - k);
+  for (const p of attachOrder) {
+    const line = lines[p], n = line.radii.length;
+    let b: number;
+    if (p === trunk) b = builder.addTrunk();
+    else {
+      const q = parentOf[p], ql = lines[q];
+      // Where along the parent (its own base-to-tip order), as a fraction of its arc length.
+      const qn = ql.radii.length, fromBase = baseEnd[q] === 0 ? seg[p] + segF[p] : qn - 1 - (seg[p] + segF[p]);
+      b = builder.addChild(branchOfPart[q], arcFraction(ql.nodes, seg[p], segF[p], baseEnd[q] === 1), Math.round(fromBase));
+    }
+    branchOfPart[p] = b;
+    for (let k = 0; k < n; k++) {
+      const j = nodeOrder(p, k);
+      builder.addNode(b, line.nodes[3 * j], line.nodes[3 * j + 1], line.nodes[3 * j + 2], Math.max(MIN_RADIUS, line.radii[j]));
+    }
+  }
+  const vertexBranch = new Int32Array(partOfVertex.length);
+  for (let i = 0; i < vertexBranch.length; i++) vertexBranch[i] = partOfVertex[i] >= 0 ? branchOfPart[partOfVertex[i]] : -1;
+  return { skeleton: builder.build(), vertexBranch, parts: count };
+}
