@@ -1,6 +1,6 @@
 /**
- * Wood or leaves (issue 7, item 3), and which objects of a file are trees (item 8: "a file holding
- * several trees or non-tree parts lets the person pick the tree"). Plain TypeScript: no Babylon.
+ * Wood or leaves, and which objects of a file are trees (a file holding several trees, or parts
+ * that are no tree, lets the person pick the tree). Plain TypeScript: no Babylon.
  *
  * Each material gets a role from, in order: its name and its meshes' names (bark, trunk... /
  * leaf, foliage, needle...), its shape (many small flat pieces are leaves), an alpha-tested

@@ -1,5 +1,5 @@
 /**
- * Reading tree models with @babylonjs/loaders (issue 7, item 1): .glb, .gltf with its .bin and
+ * Reading tree models with @babylonjs/loaders: .glb, .gltf with its .bin and
  * textures, .obj with its .mtl and textures; from files a person picked or dropped, or from a URL
  * (the companions a file names are fetched beside it). The loaders read into an AssetContainer
  * that never joins the scene; what comes out is plain data (model.ts) in the file's own

@@ -1,5 +1,5 @@
 /**
- * A tree model made elsewhere, as the loaders hand it to the import pipeline (issue 7): its
+ * A tree model made elsewhere, as the loaders hand it to the import pipeline: its
  * triangles grouped by mesh and material, in the file's own coordinates (right-handed, its own up
  * axis and units), with what the materials say about them. Plain data: no Babylon. load.ts fills
  * it from @babylonjs/loaders; tests fill it from files directly.

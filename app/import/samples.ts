@@ -1,5 +1,5 @@
 /**
- * The sample models shipped in assets/models/ (issue 7, item 8), as the panel lists them and
+ * The sample models shipped in assets/models/, as the panel lists them and
  * `loadTree({ preset })` loads them. Credits and licences: assets/models/SOURCES.md.
  */
 export interface ModelSample {

@@ -67,7 +67,7 @@ export interface TreeGeometry {
   /** Null when the skeleton has no leaves. */
   readonly leaves: MeshArrays | null;
   readonly vertexCount: number;
-  /** True for a model made elsewhere (issue 7): its meshes are the model's own vertices with the binding found by extraction; methods that draw their own geometry skin these instead. */
+  /** True for a model made elsewhere (an imported file): its meshes are the model's own vertices with the binding found by extraction; methods that draw their own geometry skin these instead. */
   readonly fromModel?: boolean;
 }
 

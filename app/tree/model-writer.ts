@@ -1,5 +1,5 @@
 /**
- * Writes a tree's meshes as model files other programs read (issue 7: our own sample models in
+ * Writes a tree's meshes as model files other programs read (our own sample models in
  * assets/models/own_*, later the app's "export"): binary glTF 2.0 (GLB) and Wavefront OBJ + MTL.
  * Plain TypeScript over typed arrays: no Babylon, no node modules (TextEncoder and DataView only),
  * so it runs in the browser too. The output is a pure function of the input (no dates, no

@@ -1,5 +1,5 @@
 /**
- * A tree model made elsewhere, put the way the sandbox stands trees (issue 7, item 2): up axis
+ * A tree model made elsewhere, put the way the sandbox stands trees: up axis
  * detected (Y-up or Z-up, either sign, or given), units scaled when the height is implausible,
  * the base on the ground at the origin. Plain TypeScript over typed arrays: no Babylon.
  */
@@ -10,13 +10,13 @@ import { upFromWood, type WoodMesh } from "./extract";
 export type UpAxis = "+y" | "-y" | "+z" | "-z" | "+x" | "-x";
 export const UP_AXES: readonly UpAxis[] = ["+y", "+z", "-y", "-z", "+x", "-x"];
 /**
- * The axes detection chooses between: the two conventions tools write (issue 7: "Y-up or Z-up").
+ * The axes detection chooses between: the two conventions modelling tools write (Y-up or Z-up).
  * Others are the person's to set: a bare tree seen from the side also stands on one piece (the
  * tip of a branch), and only the leaves tell the crown's side from the foot.
  */
 export const DETECTED_UP_AXES: readonly UpAxis[] = ["+y", "+z"];
 
-/** Heights (model units) outside this are taken for other units and scaled (issue 7: "under 0.5 or over 200"). */
+/** Heights (model units) outside this are taken for other units and scaled: a tree model in metres stands between 0.5 and 200 tall. */
 export const PLAUSIBLE_HEIGHT = { min: 0.5, max: 200 } as const;
 /** Units a too-tall model may be in, tried in order, and the heights a tree they give must have. */
 const UNITS = [{ name: "centimetres", factor: 0.01 }, { name: "millimetres", factor: 0.001 }] as const;
