@@ -1,4 +1,4 @@
-// npm run record: a video of the sandbox from the command line (issue 8, item 5). Builds the app
+// npm run record: a video of the sandbox from the command line. Builds the app
 // when dist/ is stale, serves it on 127.0.0.1, drives it in headless Chromium, records
 // frame-exact (WebCodecs, the clock stepped frame by frame) and writes the WebM file.
 //

@@ -93,7 +93,7 @@ export async function runFrameRatioBench(page, url, { methods = ["procedural-win
 }
 
 /**
- * compare.4.frame.ratio (issue 8, item 7): the frame time with four methods side by side over
+ * compare.4.frame.ratio: the frame time with four methods side by side over
  * the mean frame time of the same four methods each alone, interleaved over `rounds` (the
  * order flips each round). Prints one JSON line.
  */

@@ -1,5 +1,5 @@
 /**
- * import.extract.100k.ms (issue 7, item 10): the branch hierarchy of a 100,000-vertex model's
+ * import.extract.100k.ms: the branch hierarchy of a 100,000-vertex model's
  * wood, made of separate parts, and the binding of all its vertices (node, one core), through
  * extractHierarchy as the app calls it. The model
  * is the Habel-scale tree's bark with 24 vertices round the trunk (about 100k vertices, 1,402

@@ -5,7 +5,7 @@
  * particles. Binary trees of 255 and 2,047 rods (Barron's tree, assets/trees/barron.lsys, at depths
  * 7 and 10) and a ternary tree of 9,841 rods. Wind 10 m/s with turbulence and gusts. Median of 60
  * frames after 60 warm-up frames. Prints one JSON line per tree; asserts no time.
- * Targets (issue 5): at most 1 ms, 8 ms and 40 ms.
+ * Targets: at most 1 ms, 8 ms and 40 ms.
  */
 import { readFileSync } from "node:fs";
 import { grammarToSkeleton } from "../../app/lsystem/lsystem";

@@ -5,7 +5,7 @@
  * block LDLᵀ, CG to a relative residual of 1e-6. Wind-like force: drag of a 15 m/s wind whose
  * direction and strength swing slowly. Median of 60 steps after 30 warm-up steps; also reports CG
  * iterations, and the same step with block-Jacobi CG for comparison. Prints one JSON line per
- * figure; asserts no time. Target (issue 6): at most 4 ms.
+ * figure; asserts no time. Target: at most 4 ms.
  */
 import { grammarToSkeleton } from "../../app/lsystem/lsystem";
 import { TREE_PRESETS } from "../../app/lsystem/presets";

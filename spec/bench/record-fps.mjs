@@ -1,4 +1,4 @@
-// record.exact.fps (issue 8, item 7): frame-exact encoding speed at 1280 x 720 on this machine:
+// record.exact.fps: frame-exact encoding speed at 1280 x 720 on this machine:
 // record({ frameExact: true }) of the Habel-scale tree under spectral-beam in a gale, panel
 // hidden, frames per wall-clock second (stepping the clock, drawing, copying into the video canvas
 // with its caption, VP8 encoding, WebM muxing). Target: at least 5.

@@ -1,6 +1,6 @@
 /**
  * tree.build.habel.ms: derive the Habel-scale grammar and build its skeleton and geometry
- * (node, one core). Target at most 300 ms (issue 3). Prints one JSON line; asserts no time.
+ * (node, one core). Target at most 300 ms. Prints one JSON line; asserts no time.
  */
 import { grammarToSkeleton } from "../../app/lsystem/lsystem";
 import { TREE_PRESETS } from "../../app/lsystem/presets";

@@ -1,4 +1,4 @@
-// Issue 8, item 1: two to four methods side by side on the same tree, in the same wind and on the
+// Two to four methods side by side on the same tree, in the same wind and on the
 // same clock, cameras linked, each view labelled with its method and its own ms per frame; views
 // added and removed from the panel with the mouse; sandbox.use([...]) does the same. Item 2: the
 // plots draw every view's tip on shared axes.

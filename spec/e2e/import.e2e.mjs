@@ -1,4 +1,4 @@
-// Issue 7: tree models made elsewhere, in the real app. A sample picked in the panel with the
+// Tree models made elsewhere, in the real app. A sample picked in the panel with the
 // mouse (progress bar, summary, the skeleton overlay by level, every method animating it); a model
 // dropped on the view with its companions (an OBJ whose MTL names textures by absolute Windows
 // paths); `?model=<url>` in the address and loadTree({ url }); a scene of several trees with the

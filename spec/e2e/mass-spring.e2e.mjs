@@ -45,8 +45,8 @@ test("mass-spring: the demo tree bends downwind, whole, and comes back to rest w
   for (let i = 0; i < back.length; i++) swung = Math.max(swung, Math.abs(r.windy[i] - r.settled[i]));
   const meanBack = mean(back, r.settled, 0);
   log(`after the wind stops: farthest tip ${farthest.toExponential(2)} m from rest (it swung ${swung.toFixed(3)} m), mean downwind ${meanBack.toExponential(2)} m`);
-  // Back within 1 % of its swing after 30 s of calm, and no longer downwind on the whole. Issue 6
-  // (fixed): the twig chains' slowest modes sat at 0.2 Hz with ζ ≈ 0.05, each angular spring being
+  // Back within 1 % of its swing after 30 s of calm, and no longer downwind on the whole. Once
+  // (since fixed), the twig chains' slowest modes sat at 0.2 Hz with ζ ≈ 0.05, each angular spring being
   // sized for its own joint's mass and eq. 3's damping proportional to the stiffness (node, demo
   // tree: 3.7 cm off 30 s after a 1.8 m swing, 3.4 % here). Springs now hold what each joint
   // carries and the damping is Rayleigh (system.ts): slowest modes ~0.6 Hz, ζ ≈ 0.45, decaying at

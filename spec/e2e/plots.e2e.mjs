@@ -1,4 +1,4 @@
-// Issue 8, item 2: the plots. The tip of the longest branch by default: its displacement over the
+// The plots. The tip of the longest branch by default: its displacement over the
 // last 10 s and its power spectrum with the wind's spectrum and spectral-beam's resonance marked;
 // a click on a branch plots that branch's tip instead.
 import { test } from "./runner.mjs";

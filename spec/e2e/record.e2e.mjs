@@ -1,4 +1,4 @@
-// Issue 8, item 4-6: videos. Frame-exact (the clock stepped frame by frame, WebCodecs): exactly
+// Videos. Frame-exact (the clock stepped frame by frame, WebCodecs): exactly
 // fps x seconds frames, decoded back by the browser, the same seed twice giving the same frames;
 // real time (MediaRecorder): a WebM that plays at the asked size; the panel's Record button; the
 // command-line recorder writing a file that decodes.

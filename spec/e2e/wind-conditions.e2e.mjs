@@ -1,4 +1,4 @@
-// Issue 8, item 3: wind conditions. Beaufort presets and a wind timeline chosen, played and edited
+// Wind conditions. Beaufort presets and a wind timeline chosen, played and edited
 // with the mouse; the timeline drives the wind on the host's clock, lives in the page address and
 // comes back on reload; a broken timeline in the address gets a message and a steady wind.
 import { test } from "./runner.mjs";

@@ -1,4 +1,4 @@
-// Issue 7 in node: every sample model read by the app's own loader (@babylonjs/loaders under
+// Model import in node: every sample model read by the app's own loader (@babylonjs/loaders under
 // NullEngine), turned into a tree (wood and leaves told apart, stood upright, branches found,
 // every vertex bound), and every method run on it in a strong wind without a non-finite value.
 // Plus each kind of bad input, with the message a person gets.
@@ -73,7 +73,7 @@ function runEveryMethod(t: ImportedTree, frames: number): Record<string, number>
   return out;
 }
 
-describe("sample models (issue 7, items 8 and 9)", () => {
+describe("sample models", () => {
   for (const s of SAMPLES) {
     it(`${s.file.split("/").pop()}: read, wood and leaves told apart, upright, branches found, every method runs`, async () => {
       const loaded = await readModelFile(s.file, scene);
@@ -152,7 +152,7 @@ describe("sample models (issue 7, items 8 and 9)", () => {
   }, 60_000);
 });
 
-describe("round trip through files (issue 7, item 9)", () => {
+describe("round trip through files", () => {
   // Our own trees, written by our writer (assets/models/own_*: a GLB of separate tubes, an OBJ of
   // one welded mesh), read back by the app's loader and importer: the hierarchy found is compared
   // with the grammar's. Each extracted branch is the original branch most of its vertices were
@@ -200,7 +200,7 @@ describe("round trip through files (issue 7, item 9)", () => {
   }
 });
 
-describe("corrections (issue 7, items 2 and 3)", () => {
+describe("corrections", () => {
   it("the up axis can be set; a Z-up file is detected", async () => {
     const loaded = await readModelFile(`${M}/megakit_commontree_1/CommonTree_1.gltf`, scene);
     try {
@@ -248,7 +248,7 @@ describe("corrections (issue 7, items 2 and 3)", () => {
   });
 });
 
-describe("bad input (issue 7, item 7): a message a person can act on", () => {
+describe("bad input: a message a person can act on", () => {
   const read = (files: { name: string; bytes: Uint8Array<ArrayBuffer> | string }[]) => readModel(files.map((f) => ({ name: f.name, data: new Blob([f.bytes]) })), scene);
 
   it("a file that is not a model, and a format the sandbox does not read", async () => {

@@ -1,6 +1,6 @@
 import { cellAt, compareCells, MAX_VIEWS } from "../../app/sandbox/compare-layout";
 
-describe("compare views' layout (issue 8, item 1)", () => {
+describe("compare views' layout", () => {
   it("one view fills the area right of the inset", () => {
     expect(compareCells(1, 1280, 720, 300)).toEqual([{ x: 300, y: 0, width: 980, height: 720 }]);
   });

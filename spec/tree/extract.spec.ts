@@ -1,4 +1,4 @@
-// Issue 7, item 9 (first part): trees from our own grammars, their bark written as separate parts
+// Trees from our own grammars, their bark written as separate parts
 // (one tube per branch, as buildTreeGeometry makes it), read back into a hierarchy and compared
 // with the original: branch count within 10%, the same number of levels, the right parent for at
 // least 90% of the branches.
@@ -35,7 +35,7 @@ function roundTrip(s: TreeSkeleton) {
   return { extracted: e, parts: ex.parts, rightParents: right / Math.max(1, e.branchCount - 1), original, bark, vertexBranch: ex.vertexBranch };
 }
 
-describe("branch hierarchy from separate parts (issue 7)", () => {
+describe("branch hierarchy from separate parts", () => {
   it("finds one part per branch tube, and welds vertices at the same position", () => {
     const s = preset("demo");
     const g = buildTreeGeometry(s);

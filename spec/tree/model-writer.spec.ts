@@ -1,6 +1,6 @@
 /**
  * app/tree/model-writer.ts: GLB and OBJ + MTL files of our trees, read back by the node readers
- * of spec/support/model-files.ts; and the sample models in assets/models/own_* (issue 7), which
+ * of spec/support/model-files.ts; and the sample models in assets/models/own_*, which
  * are this writer's output for shipped presets.
  *
  * The samples are regenerated here, in memory, and compared with the committed files: the GLB,

@@ -1,4 +1,4 @@
-// Issue 7 (first part) on real models made by other people (assets/models/, CC0, see its
+// Branch hierarchies of real models made by other people (assets/models/, CC0, see its
 // SOURCES.md): wood in separate intersecting tubes that share no vertices, one in an OBJ whose
 // vertex list is shared with the leaves. The up axis is found from the trunk, and the branch
 // hierarchy from the wood: one branch per piece, every branch hung on one that holds it.
@@ -14,7 +14,7 @@ const samples: { name: string; read: () => ModelPiece[]; pieces: number; height:
   { name: "DeadTree_1.gltf", read: () => readGltf(join(models, "megakit_deadtree_1/DeadTree_1.gltf")), pieces: 48, height: 9.5 },
 ];
 
-describe("real tree models (issue 7)", () => {
+describe("real tree models", () => {
   for (const s of samples) {
     it(`${s.name}: Y-up found from its trunk; ${s.pieces} pieces of wood become a hierarchy; every vertex bound`, () => {
       const wood = s.read().find((p) => /bark/i.test(p.material))!;

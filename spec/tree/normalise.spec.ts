@@ -1,4 +1,4 @@
-// Issue 7, item 2: a model made elsewhere stands as the sandbox's trees do: up axis detected
+// A model made elsewhere stands as the sandbox's trees do: up axis detected
 // (either sign of Y, Z or X), units scaled when the height is implausible, base on the ground.
 import { DETECTED_UP_AXES, footPieces, normaliseModel, UP_AXES, type UpAxis } from "../../app/tree/normalise";
 import { buildTreeGeometry } from "../../app/tree/geometry";
@@ -42,7 +42,7 @@ function exportAs(p: Float32Array, up: UpAxis, scale: number, offset: number[]):
   return out;
 }
 
-describe("normalising a model (issue 7)", () => {
+describe("normalising a model", () => {
   for (const name of ["demo", "habel", "conifer", "sympodial", "barron"]) {
     it(`finds the ${name} tree's up axis written Y-up or Z-up, takes any other as set, and stands it back where it was`, () => {
       const { positions: original, indices } = treeModel(name);

@@ -1,4 +1,4 @@
-// Issue 7, item 4, the welded case: trees from our own grammars, their bark welded into ONE mesh
+// The welded case: trees from our own grammars, their bark welded into ONE mesh
 // (each branch's base ring replaced by vertices of the tube it grows from), read back into a
 // hierarchy through the Reeb graph of the geodesic distance from the base and compared with the
 // original, as extract.spec.ts does for separate parts: branch count within 10%, the same number
@@ -88,7 +88,7 @@ describe("weldTree: our bark as one welded mesh", () => {
   });
 });
 
-describe("branch hierarchy from one welded mesh (issue 7)", () => {
+describe("branch hierarchy from one welded mesh", () => {
   for (const name of PRESETS) {
     it(`round trip of the welded ${name} tree: branch count, levels, parents, binding`, () => {
       const s = preset(name);

@@ -1,5 +1,5 @@
 /**
- * An imported model on Barron's particles (issue 7, model-skin.ts): the model's own vertices,
+ * An imported model on Barron's particles (model-skin.ts): the model's own vertices,
  * skinned through their binding to the particles of their skin nodes, instead of skins
  * regenerated from the particles (§4.2). A generated tree's own geometry stands in for a model
  * here: its bark and leaves carry a valid binding (two consecutive nodes of their branch).

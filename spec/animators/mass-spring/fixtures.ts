@@ -24,7 +24,7 @@ export function smallTree(): TreeSkeleton {
 /**
  * A 3 m trunk of 4 segments and one long curving twig of `segments` joints from its third node:
  * with the paper's mass rule the twig's masses fall about twofold per joint towards the tip, the
- * chain the habel tree's slowest modes live in (issue 6).
+ * chain the habel tree's slowest modes live in.
  */
 export function twigChain(segments = 16): TreeSkeleton {
   const b = new SkeletonBuilder();

@@ -92,7 +92,7 @@ describe("the grove's tree (grove-geometry.ts)", () => {
     sys.reset();
   });
 
-  it("samples leaves that are not cards (a model's own, issue 7) by the triangle, each on its branch's mass", () => {
+  it("samples leaves that are not cards (a model's own) by the triangle, each on its branch's mass", () => {
     expect(areCards(leaves)).toBe(true);
     // The same leaves as one mesh of any shape: the triangles in reverse order, not card by card.
     const tris = leaves.indices.length / 3;

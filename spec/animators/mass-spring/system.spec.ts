@@ -147,7 +147,7 @@ describe("MassSpringSystem (Van Haevre 2006 §4.2)", () => {
     check(stretched, 1e-5);
   });
 
-  // Issue 6: with each joint's spring sized for its own mass and eq. 3's damping proportional to
+  // Once, with each joint's spring sized for its own mass and eq. 3's damping proportional to
   // the stiffness, a twig chain's slowest modes sat at ~0.17 Hz with ζ ≈ 0.04 and decayed at
   // ~0.04 /s (3.5 cm still off rest 30 s after a 1.7 m swing).
   it("(g) a long twig chain's slowest motion decays at over 1 /s at damping 0.3 (small, linear amplitude)", () => {

@@ -1,5 +1,5 @@
 /**
- * A wind whose mean speed changes every step (issue 8's wind timeline) under spectral-beam: the
+ * A wind whose mean speed changes every step (as a wind timeline plays) under spectral-beam: the
  * motion follows the wind. Before the fix, the motion textures were reshaped and swapped in every
  * frame and the ease (which extrapolates the last two frames at each swap) ran away: the tips
  * drifted metres while the wind fell, and were still 4 m out at 0.1 m/s.
