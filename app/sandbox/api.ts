@@ -9,6 +9,7 @@ import type { Scene } from "@babylonjs/core/scene";
 import type { Observable } from "@babylonjs/core/Misc/observable";
 import type { BranchControl } from "../animators/animator";
 import type { ParamDecl } from "../math/params";
+import type { PhysicalMaterial } from "../physics/material";
 import type { RecordOptions, RecordResult } from "../record/recorder";
 import type { TreeSummary } from "../tree/skeleton";
 import type { WindTimeline } from "../wind/conditions";
@@ -22,6 +23,7 @@ import type { TreeSource } from "./tree-source";
 import type { DisplaySettings } from "./url-state";
 import type { ViewInfo } from "./view-set";
 
+export type { PhysicalMaterial };
 export type { ActionInfo, DisplaySettings, ModelInfo, PlotData, RecordOptions, RecordResult, RenderMode, SandboxChange, TreeSource, TreeSummary, ViewInfo, WindSettings, WindTimeline };
 
 /** A parameter value as the API takes and returns it. */
@@ -77,6 +79,13 @@ export interface SandboxApi {
   windTimeline(tl?: WindTimeline | null): WindTimeline | null;
   /** The branch whose tip the plots follow (-1: the longest); returns the branch plotted. */
   plotTip(branch?: number): number;
+  /**
+   * The physical tree's material: { woodDensity kg/m³, youngModulus Pa, dragCoefficient,
+   * leafDragArea m², airDensity kg/m³, species }. A species ("oak", "pine", "birch", "maple") sets
+   * its green-wood density and modulus; setting either by hand makes it "custom". Throws a
+   * RangeError naming the allowed range.
+   */
+  physics(patch?: Partial<PhysicalMaterial>): PhysicalMaterial;
   /** The focused method's commands now. */
   actions(): ActionInfo[];
   /** Runs one of the focused method's commands; throws on an unknown or disabled one. */

@@ -21,12 +21,13 @@ import { Observable } from "@babylonjs/core/Misc/observable";
  * - selection: the selected branch or its overrides;
  * - actions: a method's command ran;
  * - paused: the clock paused or resumed;
- * - plot: the plotted tip.
+ * - plot: the plotted tip;
+ * - physics: the physical tree's material.
  */
-export type SandboxChange = "tree" | "views" | "focus" | "wind" | "windPlayed" | "timeline" | "params" | "display" | "progress" | "selection" | "actions" | "paused" | "plot";
+export type SandboxChange = "tree" | "views" | "focus" | "wind" | "windPlayed" | "timeline" | "params" | "display" | "progress" | "selection" | "actions" | "paused" | "plot" | "physics";
 
 /** The changes the page address keeps. */
-export const ADDRESS_CHANGES: ReadonlySet<SandboxChange> = new Set<SandboxChange>(["tree", "views", "wind", "timeline", "params", "display"]);
+export const ADDRESS_CHANGES: ReadonlySet<SandboxChange> = new Set<SandboxChange>(["tree", "views", "wind", "timeline", "params", "display", "physics"]);
 
 /** How many errors `recent` keeps. */
 const ERROR_LOG = 20;

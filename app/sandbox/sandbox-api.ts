@@ -6,12 +6,14 @@
 import type { Scene } from "@babylonjs/core/scene";
 import type { AnimatorRegistry, AnyProvider } from "../animators/animator";
 import type { ParamDecl } from "../math/params";
+import type { PhysicalMaterial } from "../physics/material";
 import type { RecordOptions, RecordResult } from "../record/recorder";
 import type { WindSettings } from "../wind/wind-field";
 import type { MethodInfo, SandboxPanelApi, SandboxStats } from "./api";
 import type { FixedClock } from "./clock";
 import { messageOf, type SandboxEvents } from "./events";
 import type { MethodControls } from "./method-controls";
+import type { PhysicsControl } from "./physics-control";
 import { GUI_LAYER, type Stages } from "./stages";
 import type { TipPlot } from "./tip-plot";
 import { RENDER_MODE_LABELS, RENDER_MODES } from "./tree-view";
@@ -31,6 +33,7 @@ export interface ApiHost {
   readonly windControl: WindControl;
   readonly methods: MethodControls;
   readonly tipPlot: TipPlot;
+  readonly physics: PhysicsControl;
   readonly isPaused: boolean;
   pause(): void;
   resume(): void;
@@ -98,6 +101,10 @@ export function sandboxApi(h: ApiHost, ready: Promise<void>): SandboxPanelApi {
     plotTip: shown((branch?: number) => {
       if (branch !== undefined) h.tipPlot.choose(branch, skeleton(), views.list.length);
       return h.tipPlot.branch;
+    }),
+    physics: shown((patch?: Partial<PhysicalMaterial>) => {
+      if (patch !== undefined) h.physics.set(patch);
+      return h.physics.get();
     }),
     actions: () => methods.actions(),
     action: shown((id: string) => methods.run(id)),

@@ -9,6 +9,7 @@
  * - tree-source.ts, model-store.ts: the tree on show, grammars and models;
  * - wind-control.ts: wind settings, presets, timeline;
  * - method-controls.ts: parameters, commands, the selected branch;
+ * - physics-control.ts: the physical tree's material;
  * - tip-plot.ts: the plotted tip; url-sync.ts: the page address.
  * `window.sandbox` is built over them by sandbox-api.ts.
  */
@@ -28,6 +29,7 @@ import { FixedClock } from "./clock";
 import { createEnvironment, type Environment } from "./environment";
 import { messageOf, SandboxEvents } from "./events";
 import { MethodControls } from "./method-controls";
+import { PhysicsControl } from "./physics-control";
 import { PointerCameraBehavior } from "./pointer-camera";
 import { sandboxApi } from "./sandbox-api";
 import { Stages } from "./stages";
@@ -51,6 +53,7 @@ export class Sandbox {
   readonly windControl: WindControl;
   readonly methods: MethodControls;
   readonly tipPlot: TipPlot;
+  readonly physics: PhysicsControl;
   readonly urlSync: UrlSync;
   private readonly timing: ViewTimingBehavior;
   private readonly pointerCamera: PointerCameraBehavior;
@@ -74,6 +77,7 @@ export class Sandbox {
     this.stages = new Stages(this.scene, this.env, this.root);
     this.windControl = new WindControl(this.windField, changed);
     this.tipPlot = new TipPlot(this.windField, changed);
+    this.physics = new PhysicsControl(changed);
     let methods: MethodControls | null = null;
     this.views = new ViewSet({
       scene: this.scene, env: this.env, stages: this.stages, clock: this.clock, wind: this.windField, registry, changed, error,
@@ -130,6 +134,7 @@ export class Sandbox {
       setRenderMode: (mode) => this.views.setRenderMode(mode),
       setTimeline: (tl) => this.windControl.setTimeline(tl, 0),
       setDisplay: (d) => this.views.applyDisplay(d),
+      setPhysics: (patch) => this.physics.set(patch),
     }, (name) => modelSample(name) !== undefined);
     const preset = asked.tree && isTreePreset(asked.tree) ? asked.tree : DEFAULT_TREE;
     if (asked.tree && preset !== asked.tree) url.pageAsked(new Error(`no tree named "${asked.tree}"; showing "${DEFAULT_TREE}"`));
@@ -162,7 +167,7 @@ export class Sandbox {
     const v = this.views;
     const params: Record<string, ReturnType<MethodControls["get"]>> = {};
     for (const id of v.methodIds) params[id] = this.methods.get(id);
-    return { ...this.trees.addressFields(), methods: v.methodIds, mode: v.renderMode, wind: this.windField.settings(), timeline: this.windControl.current, display: v.display, params };
+    return { ...this.trees.addressFields(), methods: v.methodIds, mode: v.renderMode, wind: this.windField.settings(), timeline: this.windControl.current, display: v.display, params, physics: this.physics.get() };
   }
 
   private frame(): void {

@@ -41,13 +41,18 @@ export interface UrlState {
   display: Partial<DisplaySettings>;
   /** Per method id, its parameter values as strings (validated by the method's declaration). */
   params: Record<string, Record<string, string>>;
+  /** The physical tree's material as strings (`physics.species=pine&physics.woodDensity=687`), validated by its declaration. */
+  physics: Record<string, string>;
 }
+
+/** The prefix of the material's keys (not a method's parameters). */
+const PHYSICS_KEY = "physics";
 
 const WIND_KEYS: (keyof WindSettings)[] = ["speed", "direction", "turbulence", "gust", "seed", "vertical"];
 
 export function parseHash(hash: string): UrlState {
   const q = new URLSearchParams(hash.replace(/^#/, ""));
-  const out: UrlState = { wind: {}, display: {}, params: {} };
+  const out: UrlState = { wind: {}, display: {}, params: {}, physics: {} };
   const num = (k: string): number | undefined => {
     const v = q.get(k);
     return v !== null && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : undefined;
@@ -72,12 +77,13 @@ export function parseHash(hash: string): UrlState {
     const dot = key.indexOf(".");
     if (dot <= 0) continue;
     const id = key.slice(0, dot);
-    (out.params[id] ??= {})[key.slice(dot + 1)] = value;
+    if (id === PHYSICS_KEY) out.physics[key.slice(dot + 1)] = value;
+    else (out.params[id] ??= {})[key.slice(dot + 1)] = value;
   }
   return out;
 }
 
-export function formatHash(s: { tree: string; model?: string; depth: number; taper: number; method: string; mode: string; wind: WindSettings; timeline?: string; display?: DisplaySettings; params: Record<string, Params> }): string {
+export function formatHash(s: { tree: string; model?: string; depth: number; taper: number; method: string; mode: string; wind: WindSettings; timeline?: string; display?: DisplaySettings; params: Record<string, Params>; physics?: Params }): string {
   const q = new URLSearchParams();
   q.set("tree", s.tree);
   if (s.model) q.set("model", s.model);
@@ -88,6 +94,7 @@ export function formatHash(s: { tree: string; model?: string; depth: number; tap
   for (const k of WIND_KEYS) if (s.wind[k] !== undefined) q.set(k, String(round(s.wind[k])));
   if (s.timeline) q.set("timeline", s.timeline);
   if (s.display) for (const [k, key] of Object.entries(DISPLAY_KEYS) as [keyof DisplaySettings, string][]) q.set(key, s.display[k] ? "on" : "off");
+  if (s.physics) for (const [k, v] of Object.entries(s.physics)) q.set(`${PHYSICS_KEY}.${k}`, typeof v === "number" ? String(round(v)) : String(v));
   for (const id of Object.keys(s.params)) {
     for (const [k, v] of Object.entries(s.params[id])) q.set(`${id}.${k}`, typeof v === "number" ? String(round(v)) : String(v));
   }

@@ -27,6 +27,8 @@ export interface AddressState {
   display: DisplaySettings;
   /** The parameters of the methods on show. */
   params: Record<string, Params>;
+  /** The physical tree's material. */
+  physics: Params;
 }
 
 /** How the address's fields are applied at start; each may throw a message naming what is wrong. */
@@ -37,6 +39,7 @@ export interface AddressTarget {
   setRenderMode(mode: RenderMode): void;
   setTimeline(tl: WindTimeline): void;
   setDisplay(d: DisplaySettings): void;
+  setPhysics(patch: Record<string, string>): void;
 }
 
 /** The model or sample the address names, loaded once the panel is up. */
@@ -83,6 +86,7 @@ export class UrlSync {
       }
     };
     if (Object.keys(s.wind).length) attempt(() => target.setWind(s.wind as Record<string, string>));
+    if (Object.keys(s.physics).length) attempt(() => target.setPhysics(s.physics));
     for (const [id, patch] of Object.entries(s.params)) attempt(() => target.restoreParams(id, patch));
     if (s.method) attempt(() => target.setMethods(s.method!.split(",")));
     if (s.mode && (RENDER_MODES as readonly string[]).includes(s.mode)) target.setRenderMode(s.mode as RenderMode);
@@ -114,7 +118,7 @@ export class UrlSync {
     if (!s) return "";
     return formatHash({
       tree: s.tree, model: s.model, depth: s.depth, taper: s.taper, method: s.methods.join(","), mode: s.mode, wind: s.wind,
-      timeline: s.timeline ? formatTimeline(s.timeline) : undefined, display: s.display, params: s.params,
+      timeline: s.timeline ? formatTimeline(s.timeline) : undefined, display: s.display, params: s.params, physics: s.physics,
     });
   }
 

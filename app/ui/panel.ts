@@ -1,7 +1,7 @@
 /**
  * The control panel (@babylonjs/gui), drawn on the canvas: a frame that scrolls, the stats line,
  * the method's notes and the error line, and the sections (sections/): method and views, selected
- * branch, tree, wind with the timeline editor, method parameters and commands, view, video. Key H
+ * branch, tree, physical tree, wind with the timeline editor, method parameters and commands, view, video. Key H
  * hides it. It drives the app only through the sandbox's API (types only are imported from the
  * sandbox), and refreshes a section when a change it shows is announced.
  */
@@ -18,6 +18,7 @@ import type { Plots } from "./plots";
 import { branchSection } from "./sections/branch-section";
 import { methodSection } from "./sections/method-section";
 import { paramsSection } from "./sections/params-section";
+import { physicsSection } from "./sections/physics-section";
 import type { PanelSection } from "./sections/section";
 import { treeSection } from "./sections/tree-section";
 import { videoSection } from "./sections/video-section";
@@ -107,6 +108,7 @@ export class Panel {
     section((s) => methodSection(sandbox, s));
     section((s) => branchSection(sandbox, s, (x) => this.frame.isVisible && x < PANEL_WIDTH));
     section((s) => treeSection(sandbox, s, options.openGrammarFile));
+    section((s) => physicsSection(sandbox, s));
     section((s) => windSection(sandbox, s));
     section((s) => paramsSection(sandbox, s));
     section((s) => viewSection(sandbox, s));

@@ -166,6 +166,7 @@ describe("Sandbox under NullEngine", () => {
       api.renderMode("wireframe");
       const timeline = { loop: true, keys: [{ t: 0, speed: 3, direction: 10, gust: 0.1 }, { t: 8, speed: 15, direction: 120, gust: 0.6 }] };
       api.windTimeline(timeline);
+      api.physics({ species: "birch", dragCoefficient: 1.1, leafDragArea: 0.003, airDensity: 1.2 });
       const hash = sandbox.urlSync.hash();
 
       const first = { sandbox, api };
@@ -180,17 +181,35 @@ describe("Sandbox under NullEngine", () => {
       expect(api.display()).toEqual({ barkTexture: false, background: true, shadows: false, hierarchy: true });
       expect(api.renderMode()).toBe("wireframe");
       expect(api.windTimeline()).toEqual(timeline);
+      expect(api.physics()).toEqual({ species: "birch", woodDensity: 866, youngModulus: 8.1e9, dragCoefficient: 1.1, leafDragArea: 0.003, airDensity: 1.2 });
       expect(sandbox.urlSync.hash()).toBe(hash);
       first.sandbox.dispose();
     }
   }, 120_000);
 
+  it("carries the physical tree: species presets, values by hand make it custom, RangeErrors name the range", async () => {
+    await open();
+    expect(api.physics()).toEqual({ species: "oak", woodDensity: 1026, youngModulus: 8.6e9, dragCoefficient: 1.2, leafDragArea: 0.004, airDensity: 1.225 });
+    expect(api.physics({ species: "pine" })).toEqual(expect.objectContaining({ species: "pine", woodDensity: 687, youngModulus: 6.8e9 }));
+    expect(api.physics({ species: "maple", youngModulus: 11e9 })).toEqual(expect.objectContaining({ species: "custom", woodDensity: 942, youngModulus: 11e9 }));
+    expect(api.physics({ dragCoefficient: 1 })).toEqual(expect.objectContaining({ species: "custom", dragCoefficient: 1 }));
+    expect(() => api.physics({ youngModulus: 1e6 })).toThrow(RangeError);
+    expect(() => api.physics({ youngModulus: 1e6 })).toThrow(/physics.youngModulus must be a number from 1000000000 to 30000000000 Pa/);
+    expect(() => api.physics({ species: "baobab" } as never)).toThrow(/physics.species must be one of "oak", "pine", "birch", "maple", "custom"/);
+    expect(() => api.physics({ colour: 1 } as never)).toThrow(/physics has no parameter "colour"/);
+    expect(api.stats().errors.filter((e) => /physics/.test(e))).toHaveLength(4);
+    // A model starts with the material on show, as every tree does; the defaults are oak.
+    await api.loadTree({ preset: "conifer" });
+    expect(api.physics().youngModulus).toBe(11e9);
+  });
+
   it("a bad field in the address is named, and the others still apply", async () => {
-    await open("#tree=baobab&method=nope&speed=12&seed=3&spectral-beam.damping=5");
+    await open("#tree=baobab&method=nope&speed=12&seed=3&spectral-beam.damping=5&physics.youngModulus=5");
     const errors = api.stats().errors.join("\n");
     expect(errors).toMatch(/no tree named "baobab"/);
     expect(errors).toMatch(/Unknown method "nope"/);
     expect(errors).toMatch(/spectral-beam.damping must be a number from 0 to 1/);
+    expect(errors).toMatch(/physics.youngModulus must be a number from/);
     expect(api.tree().name).toBe("habel");
     expect(api.wind()).toEqual(expect.objectContaining({ speed: 12, seed: 3 }));
   }, 60_000);
