@@ -38,3 +38,29 @@ export function crossFlowDrag(k: number, ux: number, uy: number, uz: number, bx:
   out[o + 1] = s * uy;
   out[o + 2] = s * uz;
 }
+
+/** The material's constants the drag needs (app/physics/material.ts's PhysicalMaterial has them). */
+export interface DragConstants {
+  /** ρ of the air, kg/m³. */
+  readonly airDensity: number;
+  /** C_d of a branch as a cylinder across the flow. */
+  readonly dragCoefficient: number;
+  /** C_d A of one leaf, m². */
+  readonly leafDragArea: number;
+}
+
+/** ½ ρ C_d (2 r): the factor of |u⊥| u⊥ per unit length of a branch of radius r, for a material. */
+export function branchDragPerLength(m: DragConstants, radius: number): number {
+  return m.airDensity * m.dragCoefficient * radius;
+}
+
+/**
+ * One leaf's drag ½ ρ (C_d A) |u| u (the whole air velocity: a leaf has no axis that lets air past),
+ * written to out[o..o+2]. Allocation free.
+ */
+export function leafDrag(m: DragConstants, ux: number, uy: number, uz: number, out: Float64Array, o: number): void {
+  const s = 0.5 * m.airDensity * m.leafDragArea * sqrt(ux * ux + uy * uy + uz * uz);
+  out[o] = s * ux;
+  out[o + 1] = s * uy;
+  out[o + 2] = s * uz;
+}
