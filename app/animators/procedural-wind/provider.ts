@@ -49,7 +49,9 @@ export class ProceduralWindAnimator implements Animator<ProceduralWindParams> {
   private params: ProceduralWindParams;
   private readonly ctx: AnimatorContext;
   private readonly tips: Float32Array;
+  /** The tree's world translation (place) and scratch for the tips' world positions (probe). */
   private readonly origin = new Vector3();
+  private readonly tipScratch = new Vector3();
   private disposed = false;
   /** The vertex deformation for the shared depth material and GPU check. */
   readonly deformShader: DeformShader;
@@ -91,7 +93,11 @@ export class ProceduralWindAnimator implements Animator<ProceduralWindParams> {
     return this.ctx.tree;
   }
 
-  /** The tree's world translation, where the local wind is sampled (§6.3.1). */
+  /**
+   * The tree's world translation, where the local wind is sampled (§6.3.1): read at every step,
+   * so a tree moved while the method runs samples the wind where it now stands, whether or not
+   * anyone reads its tips (probe() changes nothing).
+   */
   private place(): void {
     const m = this.ctx.tree.bark.computeWorldMatrix(true);
     m.getTranslationToRef(this.origin);
@@ -99,6 +105,7 @@ export class ProceduralWindAnimator implements Animator<ProceduralWindParams> {
   }
 
   update(dt: number): void {
+    this.place();
     this.twin.step(this.ctx.clock.time, dt, this.ctx.wind);
     this.branchTexture.update(this.twin.branchData);
   }
@@ -112,13 +119,12 @@ export class ProceduralWindAnimator implements Animator<ProceduralWindParams> {
   probe(): Float32Array {
     const mesh: Mesh = this.ctx.tree.bark;
     const world = mesh.computeWorldMatrix(true);
-    const v = this.origin;
+    const v = this.tipScratch;
     for (let b = 0; b < this.twin.branchCount; b++) {
       this.twin.tipPosition(b, this.tips, 3 * b);
       Vector3.TransformCoordinatesFromFloatsToRef(this.tips[3 * b], this.tips[3 * b + 1], this.tips[3 * b + 2], world, v);
       this.tips[3 * b] = v.x; this.tips[3 * b + 1] = v.y; this.tips[3 * b + 2] = v.z;
     }
-    this.place();
     return this.tips.slice();
   }
 

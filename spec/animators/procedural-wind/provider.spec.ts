@@ -163,6 +163,30 @@ describe("procedural-wind provider under NullEngine", () => {
     a.dispose();
   });
 
+  test("reading the tips changes nothing: probing every step or only at the end gives the same frames, wherever the tree stands", () => {
+    // The local wind is sampled where the tree stands (§6.3.1). That place is read at every step,
+    // not when someone probes: a tree moved after the method started shows the same motion
+    // whether or not its tips were read in between, and the same as one started there.
+    const run = (probeEvery: boolean, moveAfterStart: boolean): Float32Array => {
+      root.position.set(moveAfterStart ? 0 : 7, 0, moveAfterStart ? 0 : -3);
+      clock.time = 0;
+      const a = proceduralWindProvider.create(context(), defaultsOf(proceduralWindProvider.params));
+      root.position.set(7, 0, -3);
+      for (let f = 0; f < 120; f++) {
+        clock.time += clock.dt;
+        a.update(clock.dt);
+        if (probeEvery) a.probe();
+      }
+      const tips = a.probe();
+      a.dispose();
+      return tips;
+    };
+    const reference = run(false, false);
+    expect(run(true, false)).toEqual(reference);
+    expect(run(false, true)).toEqual(reference);
+    expect(run(true, true)).toEqual(reference);
+  });
+
   test("the plugin injects its vertex code at the update points", () => {
     const a = proceduralWindProvider.create(context(), defaultsOf(proceduralWindProvider.params)) as ProceduralWindAnimator;
     const plugin = a.barkMaterial.pluginManager?.getPlugin<ProceduralWindPluginMaterial>("ProceduralWind");
