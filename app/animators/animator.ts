@@ -12,6 +12,7 @@ import type { TreeSkeleton } from "../tree/skeleton";
 import type { TreeGeometry } from "../tree/geometry";
 import type { WindField, WindSettings } from "../wind/wind-field";
 import type { ParamSpec, Params } from "../math/params";
+import type { PhysicalMaterial } from "../physics/material";
 
 /** One mesh of the tree with the material the sandbox gave it. */
 export interface TreePart {
@@ -73,6 +74,8 @@ export interface AnimatorContext {
   /** Parent of everything this view shows; the tree meshes hang under it. */
   readonly root: TransformNode;
   readonly clock: ClockView;
+  /** The physical tree's material (wood density, Young's modulus, drag); the methods restart when it changes. Optional: a test's context may leave it out (the default species then). */
+  readonly material?: PhysicalMaterial;
 }
 
 export interface AnimatorStats {

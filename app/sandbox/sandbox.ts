@@ -84,6 +84,7 @@ export class Sandbox {
       // A method may change the wind as the panel would, and frame the camera (a grove): the first view's, which the others follow.
       host: { setWind: (patch) => this.setWindShown(patch), frame: (height, width) => this.env.frame(height, width) },
       paramsOf: (id) => methods!.get(id),
+      material: () => this.physics.get(),
       restarting: () => this.restarting(),
     }, DEFAULT_METHOD);
     this.methods = methods = new MethodControls(registry, this.views, changed);
@@ -92,6 +93,10 @@ export class Sandbox {
     this.timing.attach(this.scene);
     this.pointerCamera = new PointerCameraBehavior(this.stages);
     this.pointerCamera.attach(this.scene);
+    // Every method starts from the material: a new one restarts them from rest, as a new tree does.
+    this.events.changes.add((what) => {
+      if (what === "physics") this.views.restart();
+    });
     this.urlSync = new UrlSync(this.events.changes, () => (this.trees.tree ? this.addressState() : null), error);
   }
 

@@ -11,6 +11,7 @@ import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import "@babylonjs/core/Culling/ray";
 import type { Animator, AnimatorHost, AnimatorRegistry, AnyProvider } from "../animators/animator";
 import type { Params } from "../math/params";
+import type { PhysicalMaterial } from "../physics/material";
 import { Rng } from "../math/rng";
 import { round3 } from "../math/round";
 import { BINDING_ATTRIBUTES } from "../tree/geometry";
@@ -61,6 +62,8 @@ export interface ViewSetDeps {
   readonly host: AnimatorHost;
   /** A method's parameter values now. */
   readonly paramsOf: (id: string) => Params;
+  /** The physical tree's material now. */
+  readonly material: () => PhysicalMaterial;
   /** Before the methods are made afresh at t = 0 (the plotted tip, the timeline's wind at t = 0). */
   readonly restarting: () => void;
   readonly changed: (what: SandboxChange) => void;
@@ -189,6 +192,11 @@ export class ViewSet implements TreeStage {
     this.switchTo(this.providers);
   }
 
+  /** Restarts the methods on show from rest at t = 0 (the material changed). */
+  restart(): void {
+    if (this.tree) this.switchTo(this.providers);
+  }
+
   /**
    * Shows the methods, one view each, on copies of the tree, from rest at t = 0 with the same
    * seed. Views are kept where the count allows (their meshes are reused) and made or dropped.
@@ -230,7 +238,7 @@ export class ViewSet implements TreeStage {
   private createAnimator(v: MethodView): Animator<Params> {
     const d = this.d;
     return v.provider.create(
-      { scene: d.scene, tree: v.tree, wind: d.wind, rng: new Rng(d.wind.settings().seed), root: v.stage.root, clock: d.clock, host: d.host },
+      { scene: d.scene, tree: v.tree, wind: d.wind, rng: new Rng(d.wind.settings().seed), root: v.stage.root, clock: d.clock, host: d.host, material: d.material() },
       d.paramsOf(v.provider.id),
     );
   }
