@@ -17,6 +17,7 @@ import type { DeformShader } from "./animators/deform-shader";
 import type { TreeInstance } from "./animators/animator";
 import type { RenderMode } from "./sandbox/tree-view";
 import type { SandboxApi, SandboxPanelApi } from "./sandbox/api";
+import type { ReferenceProgress, ReferenceRequest, ReferenceResult } from "./physics/reference/run";
 
 declare global {
   interface Window {
@@ -178,6 +179,27 @@ function videoRecorder(sandbox: Sandbox, canvas: HTMLCanvasElement, panel: Panel
   });
 }
 
+/** Runs the reference solver in a Web Worker, so the frame loop never waits for it. */
+function workerRunner(req: ReferenceRequest, progress: ReferenceProgress): Promise<ReferenceResult> {
+  const worker = new Worker(new URL("./physics/reference/worker.ts", import.meta.url));
+  return new Promise<ReferenceResult>((resolve, reject) => {
+    worker.onmessage = (e: MessageEvent<{ progress?: { fraction: number; text: string }; result?: ReferenceResult; error?: string }>) => {
+      const m = e.data;
+      if (m.progress) progress(m.progress.fraction, m.progress.text);
+      if (m.result || m.error !== undefined) {
+        worker.terminate();
+        if (m.result) resolve(m.result);
+        else reject(new Error(m.error));
+      }
+    };
+    worker.onerror = (e) => {
+      worker.terminate();
+      reject(new Error(`the reference worker failed: ${e.message}`));
+    };
+    worker.postMessage(req);
+  });
+}
+
 function fatal(e: unknown): void {
   const el = document.getElementById("fatal")!;
   el.style.display = "block";
@@ -188,7 +210,7 @@ function main(): void {
   const canvas = document.getElementById("view") as HTMLCanvasElement;
   const engine = new Engine(canvas, true, { preserveDrawingBuffer: true, stencil: true, premultipliedAlpha: false }, true);
   window.addEventListener("resize", () => engine.resize());
-  const sandbox = new Sandbox(engine, canvas, createRegistry());
+  const sandbox = new Sandbox(engine, canvas, createRegistry(), { referenceRunner: workerRunner });
   let api: SandboxPanelApi | null = null;
   const ready = sandbox.start(window.location.hash, window.location.search).then(() => {
     const ui = api!;

@@ -10,6 +10,7 @@ import type { Observable } from "@babylonjs/core/Misc/observable";
 import type { BranchControl } from "../animators/animator";
 import type { ParamDecl } from "../math/params";
 import type { PhysicalMaterial } from "../physics/material";
+import type { ReferenceResult } from "../physics/reference/run";
 import type { RecordOptions, RecordResult } from "../record/recorder";
 import type { TreeSummary } from "../tree/skeleton";
 import type { WindTimeline } from "../wind/conditions";
@@ -23,7 +24,7 @@ import type { TreeSource } from "./tree-source";
 import type { DisplaySettings } from "./url-state";
 import type { ViewInfo } from "./view-set";
 
-export type { PhysicalMaterial };
+export type { PhysicalMaterial, ReferenceResult };
 export type { ActionInfo, DisplaySettings, ModelInfo, PlotData, RecordOptions, RecordResult, RenderMode, SandboxChange, TreeSource, TreeSummary, ViewInfo, WindSettings, WindTimeline };
 
 /** A parameter value as the API takes and returns it. */
@@ -86,6 +87,13 @@ export interface SandboxApi {
    * RangeError naming the allowed range.
    */
   physics(patch?: Partial<PhysicalMaterial>): PhysicalMaterial;
+  /**
+   * The reference solver for the tree on show and its material (the skeleton as a frame of tapered
+   * Euler-Bernoulli beams): the lowest modes' frequencies and, per steady wind speed (blowing the way
+   * the wind is set), the static xyz displacement of every branch tip in probe()'s order. Computed
+   * off the frame loop; defaults { speeds: [5, 10, 20], modes: 20 }.
+   */
+  reference(opts?: { speeds?: number[]; modes?: number }): Promise<ReferenceResult>;
   /** The focused method's commands now. */
   actions(): ActionInfo[];
   /** Runs one of the focused method's commands; throws on an unknown or disabled one. */
@@ -153,6 +161,10 @@ export interface SandboxPanelApi extends SandboxApi {
   /** Long work the focused method has under way (a recording), or null. */
   actionProgress(): { text: string; fraction: number } | null;
   plotData(): PlotData;
+  /** A reference computation under way, or null. */
+  referenceProgress(): { text: string; fraction: number } | null;
+  /** The last reference computed for the tree and material on show, or null. */
+  latestReference(): ReferenceResult | null;
   /** The clock's time, seconds, and whether it is paused. */
   time(): number;
   paused(): boolean;

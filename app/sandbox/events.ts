@@ -22,9 +22,10 @@ import { Observable } from "@babylonjs/core/Misc/observable";
  * - actions: a method's command ran;
  * - paused: the clock paused or resumed;
  * - plot: the plotted tip;
- * - physics: the physical tree's material.
+ * - physics: the physical tree's material;
+ * - reference: a reference computation finished (or its result no longer holds).
  */
-export type SandboxChange = "tree" | "views" | "focus" | "wind" | "windPlayed" | "timeline" | "params" | "display" | "progress" | "selection" | "actions" | "paused" | "plot" | "physics";
+export type SandboxChange = "tree" | "views" | "focus" | "wind" | "windPlayed" | "timeline" | "params" | "display" | "progress" | "selection" | "actions" | "paused" | "plot" | "physics" | "reference";
 
 /** The changes the page address keeps. */
 export const ADDRESS_CHANGES: ReadonlySet<SandboxChange> = new Set<SandboxChange>(["tree", "views", "wind", "timeline", "params", "display", "physics"]);

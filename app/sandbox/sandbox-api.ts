@@ -14,6 +14,8 @@ import type { FixedClock } from "./clock";
 import { messageOf, type SandboxEvents } from "./events";
 import type { MethodControls } from "./method-controls";
 import type { PhysicsControl } from "./physics-control";
+import type { ReferenceControl, ReferenceOptions } from "./reference-control";
+import type { ReferenceResult } from "../physics/reference/run";
 import { GUI_LAYER, type Stages } from "./stages";
 import type { TipPlot } from "./tip-plot";
 import { RENDER_MODE_LABELS, RENDER_MODES } from "./tree-view";
@@ -34,7 +36,9 @@ export interface ApiHost {
   readonly methods: MethodControls;
   readonly tipPlot: TipPlot;
   readonly physics: PhysicsControl;
+  readonly reference: ReferenceControl;
   readonly isPaused: boolean;
+  computeReference(opts?: ReferenceOptions): Promise<ReferenceResult>;
   pause(): void;
   resume(): void;
   step(frames: number): void;
@@ -106,6 +110,7 @@ export function sandboxApi(h: ApiHost, ready: Promise<void>): SandboxPanelApi {
       if (patch !== undefined) h.physics.set(patch);
       return h.physics.get();
     }),
+    reference: shown((opts?: ReferenceOptions) => h.computeReference(opts)),
     actions: () => methods.actions(),
     action: shown((id: string) => methods.run(id)),
     branch: shown((index?: number, patch?: Record<string, number | null>) => {
@@ -143,6 +148,8 @@ export function sandboxApi(h: ApiHost, ready: Promise<void>): SandboxPanelApi {
     branchControls: () => methods.branchControls(),
     actionProgress: () => methods.progress(),
     plotData: () => h.tipPlot.data(views.list.map((v) => ({ id: v.provider.id, animator: v.animator })), h.clock.dt),
+    referenceProgress: () => h.reference.progress(),
+    latestReference: () => h.reference.latest(),
     time: () => h.clock.time,
     paused: () => h.isPaused,
     reportError: (message: string) => events.error(message),

@@ -31,6 +31,7 @@ import { messageOf, SandboxEvents } from "./events";
 import { MethodControls } from "./method-controls";
 import { PhysicsControl } from "./physics-control";
 import { PointerCameraBehavior } from "./pointer-camera";
+import { inlineRunner, ReferenceControl, type ReferenceRunner } from "./reference-control";
 import { sandboxApi } from "./sandbox-api";
 import { Stages } from "./stages";
 import { TipPlot } from "./tip-plot";
@@ -54,7 +55,10 @@ export class Sandbox {
   readonly methods: MethodControls;
   readonly tipPlot: TipPlot;
   readonly physics: PhysicsControl;
+  readonly reference: ReferenceControl;
   readonly urlSync: UrlSync;
+  /** Counts the trees built, so a reference result is known to be for the tree on show. */
+  private treeVersion = 0;
   private readonly timing: ViewTimingBehavior;
   private readonly pointerCamera: PointerCameraBehavior;
   private paused = false;
@@ -67,8 +71,11 @@ export class Sandbox {
   private startModel: AddressModel | null = null;
   private apiObject: SandboxPanelApi | null = null;
 
-  /** `canvas`: where the camera takes the mouse; null under NullEngine (tests). */
-  constructor(readonly engine: Engine, canvas: HTMLCanvasElement | null, readonly registry: AnimatorRegistry) {
+  /**
+   * `canvas`: where the camera takes the mouse; null under NullEngine (tests). `referenceRunner`:
+   * where the reference solver runs (main.ts gives a worker; by default in this thread, in slices).
+   */
+  constructor(readonly engine: Engine, canvas: HTMLCanvasElement | null, readonly registry: AnimatorRegistry, options: { referenceRunner?: ReferenceRunner } = {}) {
     this.scene = new Scene(engine);
     this.env = createEnvironment(this.scene, canvas);
     this.root = new TransformNode("tree-root", this.scene);
@@ -78,6 +85,7 @@ export class Sandbox {
     this.windControl = new WindControl(this.windField, changed);
     this.tipPlot = new TipPlot(this.windField, changed);
     this.physics = new PhysicsControl(changed);
+    this.reference = new ReferenceControl(options.referenceRunner ?? inlineRunner, changed);
     let methods: MethodControls | null = null;
     this.views = new ViewSet({
       scene: this.scene, env: this.env, stages: this.stages, clock: this.clock, wind: this.windField, registry, changed, error,
@@ -96,6 +104,10 @@ export class Sandbox {
     // Every method starts from the material: a new one restarts them from rest, as a new tree does.
     this.events.changes.add((what) => {
       if (what === "physics") this.views.restart();
+      if (what === "physics" || what === "tree") {
+        this.treeVersion++;
+        this.reference.forget();
+      }
     });
     this.urlSync = new UrlSync(this.events.changes, () => (this.trees.tree ? this.addressState() : null), error);
   }
@@ -116,6 +128,13 @@ export class Sandbox {
     this.windControl.play(0);
     this.animatorMsAvg = 0;
     this.timing.restart();
+  }
+
+  /** The reference (static deflection and lowest modes) for the tree on show and its material, computed off the frame loop. */
+  computeReference(opts: { speeds?: number[]; modes?: number } = {}) {
+    const skeleton = this.views.firstTree?.skeleton;
+    if (!skeleton) return Promise.reject(new Error("there is no tree on show yet"));
+    return this.reference.run(opts, skeleton, this.physics.get(), this.windField.settings().direction, this.treeVersion);
   }
 
   /** `window.sandbox`: the typed API over the parts (made once). */

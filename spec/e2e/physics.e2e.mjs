@@ -7,7 +7,7 @@ import { assert, openApp, waitReady, until, clickControl, dragSlider, sliderValu
 
 const physics = (page) => page.evaluate(() => window.sandbox.physics());
 
-test("physical tree: species clicked in the panel, Young's modulus dragged, kept in the address", async ({ page, url, shot, errors, log }) => {
+test("physical tree: species clicked in the panel, Young's modulus dragged, the reference computed in a worker, kept in the address", async ({ page, url, shot, errors, log }) => {
   await openApp(page, url, { hash: "#tree=demo", errors });
   assert.deepEqual(await physics(page), { species: "oak", woodDensity: 1026, youngModulus: 8.6e9, dragCoefficient: 1.2, leafDragArea: 0.004, airDensity: 1.225 });
 
@@ -34,6 +34,20 @@ test("physical tree: species clicked in the panel, Young's modulus dragged, kept
   assert.equal(refused.ok, false, "air density 9 was accepted");
   assert.match(refused.message, /physics.airDensity must be a number from 0.5 to 1.5/);
   assert.deepEqual(await physics(page), custom, "a refused value changed the material");
+
+  // The reference for this tree and material, computed in a worker while the view keeps drawing.
+  await page.evaluate(() => window.sandbox.resume());
+  const t0 = await page.evaluate(() => window.sandbox.stats().fps);
+  await clickControl(page, "physics.reference");
+  const text = await until(() => page.evaluate(() => window.sandboxDebug.panelText("physics.reference.result") || null), { timeout: 60_000, message: "the reference's result in the panel" });
+  log(`reference: ${text.replace(/\n/g, " | ")} (fps before ${t0})`);
+  assert.match(text, /Lowest modes \(Hz\): \d+\.\d\d, \d+\.\d\d/);
+  assert.match(text, /20 m\/s: mean tip deflection \d+\.\d cm/);
+  const api = await page.evaluate(() => window.sandbox.reference({ speeds: [5, 10, 20], modes: 20 }));
+  assert.equal(api.modes.length, 20, "reference() did not give 20 modes");
+  assert.equal(api.static[2].tips.length, (await page.evaluate(() => window.sandbox.probe())).length, "tips not in probe()'s order");
+  await frames(page, 3);
+  await shot("physics-reference");
 
   // The address keeps it: reload and find the same material.
   await until(() => page.evaluate(() => window.location.hash.includes("physics.species=custom")), { timeout: 10_000, message: "the material in the address" });

@@ -203,6 +203,33 @@ describe("Sandbox under NullEngine", () => {
     expect(api.physics().youngModulus).toBe(11e9);
   });
 
+  it("computes the reference for the tree and material on show: modes ascending, static tips growing as the square of the speed", async () => {
+    await open();
+    const r = await api.reference({ speeds: [5, 10, 20], modes: 8 });
+    expect(r.modes).toHaveLength(8);
+    for (let i = 0; i < 8; i++) expect(r.modes[i].hz).toBeGreaterThan(i ? r.modes[i - 1].hz - 1e-9 : 0);
+    expect(r.static.map((s) => s.speed)).toEqual([5, 10, 20]);
+    const tips = r.static.map((s) => s.tips);
+    expect(tips[0]).toHaveLength(api.probe().length);
+    // Linear statics under a drag ½ ρ C_d d U²: four times the speed, sixteen times the deflection, along the wind (+x).
+    for (let i = 0; i < tips[0].length; i++) expect(tips[2][i]).toBeCloseTo(16 * tips[0][i], 9);
+    const tipX = tips[1].filter((_, i) => i % 3 === 0);
+    expect(Math.max(...tipX)).toBeGreaterThan(1e-3);
+    expect(Math.min(...tipX)).toBeGreaterThanOrEqual(0);
+    expect(api.latestReference()).toEqual(r);
+    // A stiffer wood bends less; the result for the old material is forgotten.
+    api.physics({ youngModulus: 2 * api.physics().youngModulus });
+    expect(api.latestReference()).toBeNull();
+    const stiff = await api.reference({ speeds: [10], modes: 1 });
+    expect(stiff.static[0].tips[0]).toBeCloseTo(tips[1][0] / 2, 6);
+    expect(stiff.modes[0].hz).toBeCloseTo(r.modes[0].hz * Math.SQRT2, 6);
+    await expect(api.reference({ modes: 99 })).rejects.toThrow(/modes must be a whole number from 0 to 40/);
+    await expect(api.reference({ speeds: [50] })).rejects.toThrow(/speeds must be a list of at most 16 wind speeds from 0 to 40 m\/s/);
+    const first = api.reference({ speeds: [7] });
+    await expect(api.reference({ speeds: [8] })).rejects.toThrow(/being computed; wait/);
+    await first;
+  }, 60_000);
+
   it("a bad field in the address is named, and the others still apply", async () => {
     await open("#tree=baobab&method=nope&speed=12&seed=3&spectral-beam.damping=5&physics.youngModulus=5");
     const errors = api.stats().errors.join("\n");
