@@ -155,7 +155,9 @@ export class Scope {
     spacer.height = "6px";
     spacer.thickness = 0;
     this.into.addControl(spacer);
-    const digits = decl.step >= 1 ? 0 : decl.step >= 0.1 ? 1 : 2;
+    // As many decimals as the step has (0.05: 2, 0.0005: 4; at most 4), at least 2 below 0.1.
+    const stepDecimals = (String(decl.step).split(".")[1] ?? "").length;
+    const digits = decl.step >= 1 ? 0 : decl.step >= 0.1 ? 1 : Math.min(4, Math.max(2, stepDecimals));
     const show = (v: number) => {
       // Values read back from other settings (wind x from speed and direction) may be -0.00001: no "-0.0".
       const shown = Math.abs(v) < 0.5 * Math.pow(10, -digits) ? 0 : v;

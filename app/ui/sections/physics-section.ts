@@ -26,7 +26,7 @@ export function physicsSection(sb: SandboxPanelApi, scope: Scope): PanelSection 
   scope.control("physics.airDensity", PHYSICS_PARAMS.airDensity, () => m().airDensity, (v: number) => sb.physics({ airDensity: v }));
   scope.note("Green wood: Wood Handbook (USDA FPL-GTR-190), Tables 5-3a and 4-1.", 11, MUTED);
   // The reference solver for this tree and material: its lowest modes and static deflection.
-  scope.button("physics.reference", "Compute the reference (modes, static deflection)", () => sb.reference());
+  scope.button("physics.reference", "Compute the reference solver", () => sb.reference());
   const progress = scope.progressBar("physics.reference.progress");
   const result = scope.note("", 12, ACCENT);
   scope.named.set("physics.reference.result", result);
