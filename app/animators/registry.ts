@@ -8,6 +8,7 @@ import { proceduralWindProvider } from "./procedural-wind/provider";
 import { spectralBeamProvider } from "./spectral-beam/provider";
 import { lsystemParticlesProvider } from "./lsystem-particles/provider";
 import { massSpringProvider } from "./mass-spring/provider";
+import { modalProvider } from "./modal/provider";
 
 export function createRegistry(): AnimatorRegistry {
   const r = new AnimatorRegistry();
@@ -15,6 +16,7 @@ export function createRegistry(): AnimatorRegistry {
   r.register(proceduralWindProvider);
   r.register(lsystemParticlesProvider);
   r.register(massSpringProvider);
+  r.register(modalProvider);
   r.register(restProvider);
   return r;
 }
