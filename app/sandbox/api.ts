@@ -119,6 +119,8 @@ export interface TreeState {
   depth: number;
   taper: number;
   isModel: boolean;
+  /** A shipped grammar (false for a grammar loaded as text or from a file, and for a model). */
+  shipped: boolean;
   summary: TreeSummary;
 }
 
@@ -131,6 +133,8 @@ export interface SandboxPanelApi extends SandboxApi {
   readonly scene: Scene;
   /** The layer mask of GUI layers (drawn once, over every view). */
   readonly guiLayer: number;
+  /** At most this many views side by side. */
+  readonly maxViews: number;
   /** Typed changes and errors to show. */
   readonly events: { readonly changes: Observable<SandboxChange>; readonly errors: Observable<string> };
   /** Every method with its declarations. */

@@ -172,11 +172,6 @@ export class ModelStore {
       notes: [...(m.sample ? [`by ${m.sample.credit}`] : []), ...(i ? i.notes : m.loaded.data.warnings)],
     };
   }
-
-  dispose(): void {
-    this.pending?.loaded.dispose();
-    this.pending = null;
-  }
 }
 
 /** Waits for the page to draw a frame (a progress bar), then goes on; at once where there is no page. */

@@ -19,7 +19,8 @@ import type { ReferenceResult } from "../physics/reference/run";
 import { GUI_LAYER, type Stages } from "./stages";
 import type { TipPlot } from "./tip-plot";
 import { RENDER_MODE_LABELS, RENDER_MODES } from "./tree-view";
-import { treeNames, type TreeSourceManager } from "./tree-source";
+import { CUSTOM_TREE, treeNames, type TreeSourceManager } from "./tree-source";
+import { MAX_VIEWS } from "./compare-layout";
 import type { ViewSet } from "./view-set";
 import type { WindControl } from "./wind-control";
 
@@ -125,6 +126,7 @@ export function sandboxApi(h: ApiHost, ready: Promise<void>): SandboxPanelApi {
     // Beyond the stable API: what the panel, the plots and the view labels need.
     scene: h.scene,
     guiLayer: GUI_LAYER,
+    maxViews: MAX_VIEWS,
     events,
     methods: () => h.registry.list().map(methodInfo),
     focusedMethod: () => methodInfo(views.provider),
@@ -137,7 +139,7 @@ export function sandboxApi(h: ApiHost, ready: Promise<void>): SandboxPanelApi {
     setViewInset: (px: number) => {
       h.stages.viewInset = Math.max(0, px);
     },
-    tree: () => ({ name: trees.name, fileName: trees.fileName, depth: trees.depth, taper: trees.taper, isModel: trees.isModel, summary: trees.summary() }),
+    tree: () => ({ name: trees.name, fileName: trees.fileName, depth: trees.depth, taper: trees.taper, isModel: trees.isModel, shipped: trees.name !== CUSTOM_TREE, summary: trees.summary() }),
     renderMode: shown((mode) => {
       if (mode !== undefined) views.setRenderMode(mode);
       return views.renderMode;

@@ -319,7 +319,6 @@ export class Sandbox {
     this.pointerCamera.detach();
     this.timing.detach();
     this.trees.dispose();
-    this.trees.models.dispose();
     this.views.dispose();
     this.stages.dispose();
     this.events.dispose();

@@ -33,6 +33,8 @@ export class ViewTimingBehavior implements Behavior<Scene> {
   private drawFrame = 0;
   private drawT0 = 0;
   private readonly removers: (() => void)[] = [];
+  /** Per stage: what removes its shadow map's timers (a stage made again replaces them). */
+  private readonly shadowRemovers = new Map<number, (() => void)[]>();
   attachedNode: Scene | null = null;
 
   /** `views()`: each view's camera and times, in view order; `changed()`: a timed figure changed. */
@@ -56,9 +58,9 @@ export class ViewTimingBehavior implements Behavior<Scene> {
     // Reading a pixel waits for the GPU to finish the work queued before it (Chromium's finish() does not).
     const pixel = new Uint8Array(4);
     const finish = () => gl?.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);
-    const add = <T>(o: { add(f: (x: T) => void): unknown; removeCallback(f: (x: T) => void): boolean }, f: (x: T) => void) => {
+    const add = <T>(o: { add(f: (x: T) => void): unknown; removeCallback(f: (x: T) => void): boolean }, f: (x: T) => void, into = this.removers) => {
       o.add(f);
-      this.removers.push(() => o.removeCallback(f));
+      into.push(() => o.removeCallback(f));
     };
     add(scene.onBeforeRenderObservable, () => {
       this.drawFrame = (this.drawFrame + 1) % DRAW_TIMING_EVERY;
@@ -86,19 +88,22 @@ export class ViewTimingBehavior implements Behavior<Scene> {
     // framebuffer, where the canvas's pixel can be read) and given to its view.
     const shadowTimer = (k: number) => {
       let t0 = 0;
+      for (const r of this.shadowRemovers.get(k) ?? []) r();
+      const removers: (() => void)[] = [];
+      this.shadowRemovers.set(k, removers);
       const map = this.stages.list[k].shadows.getShadowMap();
       if (!map) return;
       add(map.onBeforeBindObservable, () => {
         if (!this.timing) return;
         finish();
         t0 = performance.now();
-      });
+      }, removers);
       add(map.onAfterUnbindObservable, () => {
         if (!this.timing) return;
         finish();
         const v = this.views()[k];
         if (v) v.times.shadowMs += performance.now() - t0;
-      });
+      }, removers);
     };
     for (let k = 0; k < this.stages.list.length; k++) shadowTimer(k);
     this.stages.onStageAdded = shadowTimer;
@@ -106,6 +111,8 @@ export class ViewTimingBehavior implements Behavior<Scene> {
 
   detach(): void {
     for (const r of this.removers.splice(0)) r();
+    for (const list of this.shadowRemovers.values()) for (const r of list) r();
+    this.shadowRemovers.clear();
     if (this.attachedNode) this.stages.onStageAdded = null;
     this.attachedNode = null;
   }

@@ -10,8 +10,6 @@ import { TextBlock } from "@babylonjs/gui/2D/controls/textBlock";
 import type { Observer } from "@babylonjs/core/Misc/observable";
 import type { SandboxPanelApi } from "../sandbox/api";
 
-/** At most this many views side by side (compare-layout's MAX_VIEWS). */
-const MAX_VIEWS = 4;
 
 export class ViewLabels {
   private readonly ui: AdvancedDynamicTexture;
@@ -22,7 +20,7 @@ export class ViewLabels {
   constructor(private readonly sandbox: SandboxPanelApi) {
     this.ui = AdvancedDynamicTexture.CreateFullscreenUI("view-labels", true, sandbox.scene);
     if (this.ui.layer) this.ui.layer.layerMask = sandbox.guiLayer;
-    for (let k = 0; k < MAX_VIEWS; k++) {
+    for (let k = 0; k < sandbox.maxViews; k++) {
       const box = new Rectangle(`view-label-${k}`);
       box.adaptWidthToChildren = true;
       box.adaptHeightToChildren = true;

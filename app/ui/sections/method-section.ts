@@ -4,11 +4,8 @@
  * "Add a view", "Remove view N").
  */
 import type { SandboxPanelApi } from "../../sandbox/api";
-import type { Scope } from "../widgets";
+import { MUTED, type Scope } from "../widgets";
 import type { PanelSection } from "./section";
-
-/** At most this many views side by side (compare-layout's MAX_VIEWS). */
-const MAX_VIEWS = 4;
 
 export function methodSection(sb: SandboxPanelApi, scope: Scope): PanelSection {
   scope.section("Method");
@@ -18,11 +15,11 @@ export function methodSection(sb: SandboxPanelApi, scope: Scope): PanelSection {
     const ids = sb.views().map((v) => v.id), focus = sb.focusedView();
     views.rebuild(`${ids.join(",")}#${focus}`, (g) => {
       if (ids.length > 1) {
-        g.text(`Side by side: ${ids.length} views (click one to edit it)`, 12, "#b8bcb4", 22);
+        g.text(`Side by side: ${ids.length} views (click one to edit it)`, 12, MUTED, 22);
         const label = (id: string) => sb.methods().find((m) => m.id === id)?.label ?? id;
         g.choice("compare.view", () => ids.map((id, k) => ({ value: String(k), label: `View ${k + 1}: ${label(id)}` })), () => String(sb.focusedView()), (k) => sb.focusView(Number(k)));
       }
-      if (ids.length < MAX_VIEWS) g.button("compare.add", ids.length === 1 ? "Compare: add a view side by side" : "Add a view", () => sb.addView());
+      if (ids.length < sb.maxViews) g.button("compare.add", ids.length === 1 ? "Compare: add a view side by side" : "Add a view", () => sb.addView());
       if (ids.length > 1) g.button("compare.remove", `Remove view ${focus + 1}`, () => sb.removeView(sb.focusedView()));
     });
   };

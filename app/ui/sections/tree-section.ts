@@ -16,9 +16,6 @@ import { UP_AXES, type UpAxis } from "../../tree/normalise";
 import { ACCENT, MUTED, type Scope } from "../widgets";
 import type { PanelSection } from "./section";
 
-/** The tree name of a grammar that is not a shipped preset (tree-source.ts's CUSTOM_TREE). */
-const CUSTOM_TREE = "custom";
-
 export function treeSection(sb: SandboxPanelApi, scope: Scope, openFile?: () => void): PanelSection {
   scope.section("Tree");
   scope.choice("tree", () => [...TREE_PRESETS.map((p) => ({ value: p.name, label: p.label })), ...MODEL_SAMPLES.map((m) => ({ value: m.id, label: m.label }))], () => sb.tree().name, (name) => sb.loadTree({ preset: name }));
@@ -47,7 +44,7 @@ export function treeSection(sb: SandboxPanelApi, scope: Scope, openFile?: () => 
     }
   };
   const refresh = () => {
-    const t = sb.tree(), custom = t.name === CUSTOM_TREE;
+    const t = sb.tree(), custom = !t.shipped;
     grammar.text = `Grammar: ${t.fileName}${custom ? "" : " (shipped)"}`;
     grammar.color = custom ? ACCENT : MUTED;
     buildModel();
