@@ -5,7 +5,7 @@ const CopyWebpackPlugin = require("copy-webpack-plugin");
 module.exports = (_env, argv) => ({
   entry: "./app/main.ts",
   devtool: argv.mode === "production" ? false : "eval-cheap-module-source-map",
-  output: { path: path.resolve(__dirname, "dist"), filename: "[name].[contenthash:8].js", clean: true },
+  output: { path: process.env.DIST_DIR ? path.resolve(process.env.DIST_DIR) : path.resolve(__dirname, "dist"), filename: "[name].[contenthash:8].js", clean: true },
   resolve: { extensions: [".ts", ".js"], fallback: { fs: false, path: false, crypto: false } },
   module: {
     rules: [

@@ -74,7 +74,7 @@ async function main() {
   server = await startServer({ root: opts.root, port: 0 });
   console.log(`serving ${opts.root} at ${server.url}`);
 
-  const outDir = join(opts.specs, "out");
+  const outDir = process.env.E2E_OUT ? resolve(process.env.E2E_OUT) : join(opts.specs, "out");
   await rm(outDir, { recursive: true, force: true });
   const { passed, failed, results } = await runTests(tests, {
     url: server.url,

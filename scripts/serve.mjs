@@ -13,7 +13,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 export const repoRoot = resolve(here, "..");
-export const distDir = join(repoRoot, "dist");
+/** Where the production bundle goes: dist/, or DIST_DIR (lets two checkouts' runs build side by side). */
+export const distDir = process.env.DIST_DIR ? resolve(process.env.DIST_DIR) : join(repoRoot, "dist");
 
 const MIME = {
   ".html": "text/html; charset=utf-8",
