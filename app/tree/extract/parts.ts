@@ -14,9 +14,39 @@ import { Geodesic } from "./geodesic";
 import { CappedSkeletonBuilder } from "./levels";
 import { meshGraph, meshParts, verticesByPart, type MeshGraph, type MeshParts, type PartsHierarchy, type WoodMesh } from "./mesh";
 
+/** Parts reaching down to within this share of the wood's height of its lowest point stand on the ground: the trunk is one of them. */
+const FOOT = 0.1;
+
 /**
- * The branch hierarchy of wood made of separate parts, one branch each. The trunk is the part
- * reaching lowest; then, nearest first, each part joins the wood already placed at the end of its
+ * The trunk among separate parts: of the parts reaching down to the wood's foot (within FOOT of
+ * its height from its lowest point), the one with the largest surface. Not merely the lowest
+ * part: roots, a root flare or a low stub reach below the trunk's base, and taken for the trunk
+ * they would put the whole tree one level down.
+ */
+function trunkPart(mesh: WoodMesh, partOfVertex: Int32Array, lines: readonly CentreLine[]): number {
+  let low = Infinity, high = -Infinity;
+  const P = mesh.positions, idx = mesh.indices;
+  for (let i = 0; i < partOfVertex.length; i++) {
+    if (partOfVertex[i] < 0) continue;
+    low = Math.min(low, P[3 * i + 1]);
+    high = Math.max(high, P[3 * i + 1]);
+  }
+  const area = new Float64Array(lines.length);
+  for (let t = 0; t < idx.length; t += 3) {
+    const a = 3 * idx[t], b = 3 * idx[t + 1], c = 3 * idx[t + 2];
+    const ux = P[b] - P[a], uy = P[b + 1] - P[a + 1], uz = P[b + 2] - P[a + 2];
+    const vx = P[c] - P[a], vy = P[c + 1] - P[a + 1], vz = P[c + 2] - P[a + 2];
+    area[partOfVertex[idx[t]]] += Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
+  }
+  const foot = low + FOOT * (high - low);
+  let trunk = -1;
+  for (let p = 0; p < lines.length; p++) if (lines[p].lowY <= foot && (trunk < 0 || area[p] > area[trunk])) trunk = p;
+  return Math.max(0, trunk);
+}
+
+/**
+ * The branch hierarchy of wood made of separate parts, one branch each. The trunk is the largest
+ * part standing on the ground (trunkPart); then, nearest first, each part joins the wood already placed at the end of its
  * centre line nearest to it. Levels past MAX_LEVELS hang off their level-3 ancestor, as the
  * L-system turtle does, with `branchOrigin` the node they physically grow from.
  */
@@ -29,8 +59,7 @@ export function extractFromParts(mesh: WoodMesh, known?: { parts: MeshParts; gra
   const lines: CentreLine[] = [];
   for (let p = 0; p < count; p++) lines.push(centreLine(mesh.positions, order.subarray(start[p], start[p + 1]), graph, geo));
 
-  let trunk = 0;
-  for (let p = 1; p < count; p++) if (lines[p].lowY < lines[trunk].lowY) trunk = p;
+  const trunk = trunkPart(mesh, partOfVertex, lines);
 
   // Prim: best[p * 2 + e] = how near end e of part p is to the placed wood (see place()).
   const best = new Float64Array(2 * count).fill(Infinity);
@@ -67,9 +96,10 @@ export function extractFromParts(mesh: WoodMesh, known?: { parts: MeshParts; gra
     nearestOnLine(line, l[o], l[o + 1], l[o + 2], near);
     // Distance in the candidate's radii (under 1: inside it), so a twig starting on a thin
     // branch is not given to a thick one it passes near. A candidate whose nearest point is its
-    // own base is a sibling starting at the same point, not the branch both grow from.
+    // own base is a sibling starting at the same point, not the branch both grow from (the
+    // trunk has no siblings: roots leave it at its base).
     const r = Math.max(1e-9, radii[near.seg] + near.f * (radii[Math.min(radii.length - 1, near.seg + 1)] - radii[near.seg]));
-    const d = Math.sqrt(near.d2) / r + (nearBase(p, near) ? 1 : 0);
+    const d = Math.sqrt(near.d2) / r + (p !== trunk && nearBase(p, near) ? 1 : 0);
     if (d < best[2 * q + e]) {
       best[2 * q + e] = d;
       bestParent[2 * q + e] = p;
