@@ -1,7 +1,8 @@
 // Launching Debian's Chromium through playwright-core with software WebGL (SwiftShader), as
 // TOOLCHAIN.md describes. Shared by the end-to-end tests and the browser benchmark.
 import { chromium } from "playwright-core";
-import { existsSync as exists, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
+import { findChromium, chromiumCandidates } from "./ensure-chromium.mjs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -33,11 +34,11 @@ process.on("exit", () => {
   }
 });
 
-/** CHROMIUM_PATH, else the first Chromium found in the usual places. */
+/** CHROMIUM_PATH, else the first Chromium found in the usual places (scripts/ensure-chromium.mjs). */
 export function chromiumPath() {
-  const candidates = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
-  for (const c of candidates) if (c && exists(c)) return c;
-  throw new Error("Chromium not found: install it (apt-get install -y chromium, as .ci/run does) or set CHROMIUM_PATH");
+  const found = findChromium();
+  if (!found) throw new Error(`Chromium not found (looked at ${chromiumCandidates().join(", ")}): run \`node scripts/ensure-chromium.mjs\` (installs Debian's chromium as root or with sudo) or set CHROMIUM_PATH`);
+  return found;
 }
 
 /** Starts collecting a page's console errors and uncaught exceptions into the returned array. */

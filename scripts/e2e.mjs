@@ -8,16 +8,22 @@
 //   --specs DIR         look for *.e2e.mjs in DIR instead of spec/e2e
 //   --grep REGEX        run only the tests whose name matches
 //   --timeout SECONDS   per-test time limit (default 120, or E2E_TIMEOUT_S)
+//   --deadline SECONDS  no test starts after this long (default 1500, or E2E_DEADLINE_S); the
+//                       ones left count as failed, so that `npm test` ends within 30 minutes
+//
+// Before any test it finds Chromium (installing it when it may: scripts/ensure-chromium.mjs) and
+// checks that the app comes up in it with WebGL 2; if either fails it stops there with the reason.
 //   FILE...             run only these test files (or those whose name contains FILE)
 import { readdir, rm } from "node:fs/promises";
 import { join, resolve, basename } from "node:path";
 import { build, stopBuild } from "./build.mjs";
 import { startServer, repoRoot, distDir } from "./serve.mjs";
 import { launchChromium } from "./browser.mjs";
+import { ensureChromium } from "./ensure-chromium.mjs";
 import { collectTests, runTests } from "../spec/e2e/runner.mjs";
 
 function parseArgs(argv) {
-  const opts = { build: true, root: distDir, specs: join(repoRoot, "spec", "e2e"), grep: null, timeoutS: Number(process.env.E2E_TIMEOUT_S ?? 120), files: [] };
+  const opts = { build: true, root: distDir, specs: join(repoRoot, "spec", "e2e"), grep: null, timeoutS: Number(process.env.E2E_TIMEOUT_S ?? 120), deadlineS: Number(process.env.E2E_DEADLINE_S ?? 1500), files: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -31,6 +37,7 @@ function parseArgs(argv) {
     } else if (a === "--specs") opts.specs = resolve(value());
     else if (a === "--grep") opts.grep = new RegExp(value(), "i");
     else if (a === "--timeout") opts.timeoutS = Number(value());
+    else if (a === "--deadline") opts.deadlineS = Number(value());
     else if (a.startsWith("-")) throw new Error(`unknown option ${a}`);
     else opts.files.push(a);
   }
@@ -70,9 +77,22 @@ async function main() {
   const tests = await collectTests(picked.map((f) => join(opts.specs, f)));
 
   const started = Date.now();
+  try {
+    console.log(`Chromium: ${ensureChromium({ log: (s) => console.log(s) })}`);
+  } catch (err) {
+    console.error(`\n${err.message}`);
+    console.log(`\n0 passed, ${tests.length} not run`);
+    return 1;
+  }
   if (opts.build) await build({ mode: "production" });
   server = await startServer({ root: opts.root, port: 0 });
   console.log(`serving ${opts.root} at ${server.url}`);
+  const notUp = await preflight(server.url);
+  if (notUp) {
+    console.error(`\nthe app does not come up in Chromium, so no test can pass: ${notUp}`);
+    console.log(`\n0 passed, ${tests.length} not run`);
+    return 1;
+  }
 
   const outDir = process.env.E2E_OUT ? resolve(process.env.E2E_OUT) : join(opts.specs, "out");
   await rm(outDir, { recursive: true, force: true });
@@ -81,6 +101,7 @@ async function main() {
     launch,
     outDir,
     timeout: opts.timeoutS * 1000,
+    deadline: started + opts.deadlineS * 1000,
     grep: opts.grep,
     cwd: repoRoot,
   });
@@ -92,6 +113,39 @@ async function main() {
   console.log(`screenshots in ${outDir}; total ${((Date.now() - started) / 1000).toFixed(1)} s`);
   console.log(`${passed} passed, ${failed} failed`);
   return failed === 0 && passed > 0 ? 0 : 1;
+}
+
+/**
+ * Opens the app once before the tests: null when it comes up with WebGL 2, else why not (Chromium
+ * does not start, WebGL 2 is unavailable, the page throws, or window.sandbox never becomes ready).
+ */
+async function preflight(url) {
+  let b = null;
+  try {
+    b = await launch();
+    const page = b.page;
+    await page.goto(url, { waitUntil: "load", timeout: 60_000 });
+    const gl = await page.evaluate(() => !!document.createElement("canvas").getContext("webgl2"));
+    if (!gl) return "WebGL 2 is not available in this Chromium (SwiftShader flags: see scripts/browser.mjs and TOOLCHAIN.md)";
+    const ready = await page.evaluate(
+      () =>
+        new Promise((ok) => {
+          const end = Date.now() + 60_000;
+          const poll = () => {
+            if (window.sandbox && window.sandbox.ready) window.sandbox.ready.then(() => ok(null), (e) => ok(`sandbox.ready rejected: ${e && e.message ? e.message : e}`));
+            else if (Date.now() > end) ok("window.sandbox did not appear within 60 s");
+            else setTimeout(poll, 100);
+          };
+          poll();
+        }),
+    );
+    if (ready) return ready + (b.errors.length ? `\npage errors:\n${b.errors.join("\n")}` : "");
+    return null;
+  } catch (err) {
+    return String(err && err.message ? err.message : err) + (b && b.errors.length ? `\npage errors:\n${b.errors.join("\n")}` : "");
+  } finally {
+    if (b) await b.close();
+  }
 }
 
 main().then(

@@ -2,7 +2,6 @@
 // fps x seconds frames, decoded back by the browser, the same seed twice giving the same frames;
 // real time (MediaRecorder): a WebM that plays at the asked size; the panel's Record button; the
 // command-line recorder writing a file that decodes.
-import { spawn } from "node:child_process";
 import { readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -78,7 +77,7 @@ test("video: real time 2 s gives a WebM that plays at the asked size; the panel'
   assert.deepEqual(errors, []);
 });
 
-test("video: npm run record writes a file that decodes (two methods side by side)", async ({ page, url, errors, log }) => {
+test("video: npm run record writes a file that decodes (two methods side by side)", async ({ page, url, errors, log, spawn }) => {
   const out = join(tmpdir(), `record-e2e-${process.pid}.webm`);
   const args = ["scripts/record.mjs", "--method", "procedural-wind,spectral-beam", "--preset", "storm", "--seconds", "1", "--fps", "12", "--width", "320", "--height", "180", "--tree", "demo", "--out", out];
   const run = await new Promise((ok) => {
