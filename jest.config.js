@@ -21,5 +21,16 @@ module.exports = {
       transformIgnorePatterns: ["/node_modules/(?!(@babylonjs|babylonjs-gltf2interface)/)"],
       moduleFileExtensions: ["ts", "js", "json", "lsys"],
     },
+    {
+      // npm run samples: rewrites assets/models/own_* (spec/tree/write-samples.task.ts). Only that
+      // script sets the variable: a plain `npx jest` or `npm test` never writes them.
+      displayName: "samples",
+      testEnvironment: "node",
+      roots: ["<rootDir>/spec"],
+      testMatch: process.env.TREE_WIND_WRITE_SAMPLES === "1" ? ["**/*.task.ts"] : ["**/*.task.never"],
+      transform,
+      transformIgnorePatterns: ["/node_modules/(?!(@babylonjs|babylonjs-gltf2interface)/)"],
+      moduleFileExtensions: ["ts", "js", "json", "lsys"],
+    },
   ],
 };

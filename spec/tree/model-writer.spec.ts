@@ -1,65 +1,18 @@
 /**
  * app/tree/model-writer.ts: GLB and OBJ + MTL files of our trees, read back by the node readers
- * of spec/support/model-files.ts; and the sample models in assets/models/own_*, which
- * are this writer's output for shipped presets.
- *
- * The samples are regenerated here, in memory, and compared with the committed files: the GLB,
- * OBJ and MTL byte for byte, the PNG textures by their pixels (zlib's deflate may compress the
- * same pixels to other bytes on another zlib build; the GLB is rebuilt around the PNG bytes it
- * holds, after checking their pixels). To rewrite the samples after a deliberate change to the
- * trees, textures or writer:
- *
- *   WRITE_SAMPLES=1 npx jest --selectProjects unit --testPathPatterns 'tree/model-writer'
- *
- * then look at them (the app's model import, or any glTF / OBJ viewer) and commit them.
+ * of spec/support/model-files.ts; and the sample models in assets/models/own_*, which are this
+ * writer's output for shipped presets (spec/support/samples.ts makes them). The samples are
+ * regenerated in memory and compared with the committed files; this spec never writes them:
+ * `npm run samples` does, after a deliberate change.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { grammarToSkeleton } from "../../app/lsystem/lsystem";
-import { TREE_PRESETS } from "../../app/lsystem/presets";
-import { buildTreeGeometry, type MeshArrays, type TreeGeometry } from "../../app/tree/geometry";
-import { GENERATOR, writeGlb, writeObj, type MaterialToWrite, type MeshToWrite, type ModelToWrite } from "../../app/tree/model-writer";
-import type { TreeSkeleton } from "../../app/tree/skeleton";
-import { weldTree } from "../support/weld-tree";
-import { applyTaper, TAPER_RANGE } from "../../app/tree/taper";
-import { makeBarkTexture, makeLeafTexture, type TextureData } from "../../app/tree/textures";
+import { GENERATOR, writeGlb, writeObj, type MaterialToWrite } from "../../app/tree/model-writer";
+import { makeBarkTexture, makeLeafTexture } from "../../app/tree/textures";
 import { glbImage, parseGlb, readGlb, readObj } from "../support/model-files";
-import { decodePng, encodePng } from "../support/png";
-
-const MODELS = join(__dirname, "../../assets/models");
-const WRITE_SAMPLES = process.env.WRITE_SAMPLES === "1";
-
-/** A preset's tree as the app builds it by default: its #depth, seed 1, the default taper. */
-function presetTree(name: string): { skeleton: TreeSkeleton; geometry: TreeGeometry } {
-  const p = TREE_PRESETS.find((t) => t.name === name)!;
-  const skeleton = applyTaper(grammarToSkeleton(p.text, { depth: p.defaultDepth, seed: 1, fileName: `${name}.lsys` }), TAPER_RANGE.default);
-  return { skeleton, geometry: buildTreeGeometry(skeleton) };
-}
-const presetGeometry = (name: string) => presetTree(name).geometry;
-
-const barkMaterial = (png: Uint8Array): MaterialToWrite => ({ name: "bark", colour: [1, 1, 1], texture: { fileName: "bark.png", png, wrap: "repeat" } });
-const leafMaterial = (png: Uint8Array): MaterialToWrite => ({ name: "leaf", colour: [1, 1, 1], texture: { fileName: "leaf.png", png, wrap: "clamp" }, alphaCutoff: 0.5, doubleSided: true });
-
-/** Bark and leaves of a tree as two meshes. */
-function treeModel(g: TreeGeometry, barkPng: Uint8Array, leafPng: Uint8Array): ModelToWrite {
-  const { bark, leaves } = g;
-  const meshes: ModelToWrite["meshes"] = [{ name: "bark", material: barkMaterial(barkPng), positions: bark.positions, normals: bark.normals, uvs: bark.uvs, indices: bark.indices }];
-  if (leaves) meshes.push({ name: "leaves", material: leafMaterial(leafPng), positions: leaves.positions, normals: leaves.normals, uvs: leaves.uvs, indices: leaves.indices });
-  return { meshes };
-}
-
-/** Where two byte arrays first differ (-1: equal). */
-function firstDifference(a: Uint8Array, b: Uint8Array): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return i;
-  return a.length === b.length ? -1 : n;
-}
-
-function samePixels(png: Uint8Array, image: TextureData): boolean {
-  const d = decodePng(png);
-  return d.width === image.width && d.height === image.height && firstDifference(d.data, image.data) < 0;
-}
+import { encodePng } from "../support/png";
+import { barkMaterial, checkedSample, firstDifference, MODELS, presetGeometry, samePixels, treeModel, triangleComponents, weldedModel } from "../support/samples";
 
 describe("writeGlb", () => {
   const g = presetGeometry("demo");
@@ -214,56 +167,10 @@ describe("PNG encoder (spec/support/png.ts)", () => {
   });
 });
 
-/**
- * A sample file: with WRITE_SAMPLES=1 written; else compared byte for byte with the committed one.
- * `make` gets the committed file's bytes (null when writing) and returns what the file should hold.
- */
-function sample(path: string, make: (committed: Uint8Array | null) => Uint8Array): Uint8Array {
-  const full = join(MODELS, path);
-  if (WRITE_SAMPLES) {
-    const out = make(null);
-    mkdirSync(join(full, ".."), { recursive: true });
-    writeFileSync(full, out);
-    return out;
-  }
-  if (!existsSync(full)) throw new Error(`${path} is missing: run this spec with WRITE_SAMPLES=1 to write it`);
-  const committed = new Uint8Array(readFileSync(full));
-  const expected = make(committed);
-  const at = firstDifference(committed, expected);
-  if (at >= 0) throw new Error(`${path} differs from the generator's output at byte ${at} (${committed.length} vs ${expected.length} bytes): rerun with WRITE_SAMPLES=1 if the change is meant`);
-  return committed;
-}
-
-/** A texture's PNG sample: written fresh, or the committed bytes once their pixels are the texture's. */
-function pngSample(path: string, image: TextureData): Uint8Array {
-  return sample(path, (committed) => {
-    if (committed && !samePixels(committed, image)) throw new Error(`${path}: its pixels are not the procedural texture's: rerun with WRITE_SAMPLES=1 if the change is meant`);
-    return committed ?? encodePng(image);
-  });
-}
-
 describe("sample models (assets/models/own_*)", () => {
-  // As the app draws them (app/sandbox/tree-view.ts).
-  const barkImage = makeBarkTexture(256, 7);
-  const leafImage = makeLeafTexture(128, 11);
-
   it("own_habel_glb/habel.glb: the habel preset, bark and leaves as two meshes, textures embedded", () => {
     const g = presetGeometry("habel");
-    const bytes = sample("own_habel_glb/habel.glb", (committed) => {
-      let barkPng: Uint8Array = encodePng(barkImage), leafPng: Uint8Array = encodePng(leafImage);
-      if (committed) {
-        // The PNGs it holds, if their pixels are right: deflate's bytes are not compared.
-        const glb = parseGlb(committed);
-        const names: string[] = (glb.json.images ?? []).map((i: { name: string }) => i.name);
-        const held = (name: string, image: TextureData, fresh: Uint8Array) => {
-          const i = names.indexOf(name);
-          return i >= 0 && samePixels(glbImage(glb, i), image) ? glbImage(glb, i).slice() : fresh;
-        };
-        barkPng = held("bark.png", barkImage, barkPng);
-        leafPng = held("leaf.png", leafImage, leafPng);
-      }
-      return writeGlb(treeModel(g, barkPng, leafPng));
-    });
+    const bytes = checkedSample("own_habel_glb/habel.glb");
     const pieces = readGlb(bytes);
     expect(pieces.map((p) => [p.mesh, p.material])).toEqual([["bark", "bark"], ["leaves", "leaf"]]);
     expect(pieces[0].positions.length).toBe(g.bark.positions.length);
@@ -272,20 +179,13 @@ describe("sample models (assets/models/own_*)", () => {
   });
 
   it("own_welded_obj/: the textures and the MTL of the welded sample", () => {
-    pngSample("own_welded_obj/bark.png", barkImage);
-    pngSample("own_welded_obj/leaf.png", leafImage);
-    const { mtl } = writeObj(treeModel(presetGeometry("sympodial"), new Uint8Array(0), new Uint8Array(0)), "welded.mtl");
-    sample("own_welded_obj/welded.mtl", () => new TextEncoder().encode(mtl));
+    for (const f of ["bark.png", "leaf.png", "welded.mtl"]) expect(checkedSample(`own_welded_obj/${f}`).length).toBeGreaterThan(100);
   });
 
   it("own_welded_obj/welded.obj: the sympodial preset with its bark as ONE welded mesh, plus its leaves", () => {
-    const { skeleton, geometry: g } = presetTree("sympodial");
-    const bark = weldedBark(skeleton, g.bark);
+    const { bark, geometry: g } = weldedModel();
     expect(triangleComponents(bark.indices, bark.positions.length / 3)).toBe(1);
-    const model = treeModel(g, new Uint8Array(0), new Uint8Array(0));
-    model.meshes[0] = { ...model.meshes[0], ...bark };
-    const { obj } = writeObj(model, "welded.mtl");
-    const bytes = sample("own_welded_obj/welded.obj", () => new TextEncoder().encode(obj));
+    const bytes = checkedSample("own_welded_obj/welded.obj");
     expect(bytes.length).toBeLessThan(3.5e6);
     const dir = mkdtempSync(join(tmpdir(), "model-writer-"));
     try {
@@ -298,84 +198,19 @@ describe("sample models (assets/models/own_*)", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("a sample that differs from the generator's output by one byte is reported, and nothing is written", () => {
+    const dir = mkdtempSync(join(tmpdir(), "model-writer-"));
+    try {
+      const mtl = new Uint8Array(readFileSync(join(MODELS, "own_welded_obj/welded.mtl")));
+      mtl[40] ^= 1;
+      mkdirSync(join(dir, "own_welded_obj"));
+      writeFileSync(join(dir, "own_welded_obj/welded.mtl"), mtl);
+      expect(() => checkedSample("own_welded_obj/welded.mtl", dir)).toThrow(/differs from the generator's output at byte 40 .*npm run samples/);
+      expect(readFileSync(join(dir, "own_welded_obj/welded.mtl"))).toEqual(Buffer.from(mtl));
+      expect(() => checkedSample("own_welded_obj/none.mtl", dir)).toThrow(/missing: run `npm run samples`/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
-
-/** Connected pieces of a triangle mesh, joined only by shared vertices (not by position). */
-function triangleComponents(indices: ArrayLike<number>, n: number): number {
-  const up = Int32Array.from({ length: n }, (_, i) => i);
-  const find = (i: number): number => {
-    while (up[i] !== i) i = up[i] = up[up[i]];
-    return i;
-  };
-  const used = new Uint8Array(n);
-  for (let t = 0; t < indices.length; t += 3) {
-    const a = find(indices[t]), b = find(indices[t + 1]), c = find(indices[t + 2]);
-    up[b] = a;
-    up[find(c)] = a;
-    used[indices[t]] = used[indices[t + 1]] = used[indices[t + 2]] = 1;
-  }
-  let roots = 0;
-  for (let i = 0; i < n; i++) if (used[i] && find(i) === i) roots++;
-  return roots;
-}
-
-/**
- * The bark welded into one mesh (weldTree) with the bark's own normals and uvs. weldTree keeps the
- * bark's vertex list and leaves the base rings it replaced unused; those are dropped here (the
- * rest renumbered in order), so the OBJ holds only the welded mesh's vertices. Should weldTree
- * ever move vertices, uvs come from the bark's vertex at the same place (the nearest one for a
- * new place) and normals are recomputed from the welded triangles (area-weighted).
- */
-function weldedBark(skeleton: TreeSkeleton, bark: MeshArrays): Pick<MeshToWrite, "positions" | "normals" | "uvs" | "indices"> {
-  const wood = weldTree(skeleton, bark);
-  const all = wood.positions.length / 3;
-  const used = new Int32Array(all).fill(-1);
-  let n = 0;
-  for (const i of wood.indices) used[i] = 0;
-  for (let i = 0; i < all; i++) if (used[i] === 0) used[i] = n++;
-  const indices = Uint32Array.from(wood.indices, (i) => used[i]);
-  const keep = <T extends Float32Array>(a: T, per: number): Float32Array => {
-    const out = new Float32Array(per * n);
-    for (let i = 0; i < all; i++) if (used[i] >= 0) for (let c = 0; c < per; c++) out[per * used[i] + c] = a[per * i + c];
-    return out;
-  };
-  const positions = keep(wood.positions, 3);
-  if (wood.positions.length === bark.positions.length && wood.positions.every((x, i) => x === bark.positions[i])) {
-    return { positions, normals: keep(bark.normals, 3), uvs: keep(bark.uvs, 2), indices };
-  }
-  const at = new Map<string, number>();
-  for (let i = bark.positions.length / 3 - 1; i >= 0; i--) at.set(`${bark.positions[3 * i]},${bark.positions[3 * i + 1]},${bark.positions[3 * i + 2]}`, i);
-  const uvs = new Float32Array(2 * n);
-  for (let i = 0; i < n; i++) {
-    let j = at.get(`${positions[3 * i]},${positions[3 * i + 1]},${positions[3 * i + 2]}`);
-    if (j === undefined) {
-      let best = Infinity;
-      for (let k = 0; k < bark.positions.length / 3; k++) {
-        const d = (bark.positions[3 * k] - positions[3 * i]) ** 2 + (bark.positions[3 * k + 1] - positions[3 * i + 1]) ** 2 + (bark.positions[3 * k + 2] - positions[3 * i + 2]) ** 2;
-        if (d < best) [best, j] = [d, k];
-      }
-    }
-    uvs[2 * i] = bark.uvs[2 * j!];
-    uvs[2 * i + 1] = bark.uvs[2 * j! + 1];
-  }
-  const sum = new Float64Array(3 * n);
-  for (let t = 0; t < indices.length; t += 3) {
-    const a = 3 * indices[t], b = 3 * indices[t + 1], c = 3 * indices[t + 2];
-    const ux = positions[b] - positions[a], uy = positions[b + 1] - positions[a + 1], uz = positions[b + 2] - positions[a + 2];
-    const vx = positions[c] - positions[a], vy = positions[c + 1] - positions[a + 1], vz = positions[c + 2] - positions[a + 2];
-    const cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
-    for (const v of [a, b, c]) {
-      sum[v] += cx;
-      sum[v + 1] += cy;
-      sum[v + 2] += cz;
-    }
-  }
-  const normals = new Float32Array(3 * n);
-  for (let i = 0; i < 3 * n; i += 3) {
-    const l = Math.hypot(sum[i], sum[i + 1], sum[i + 2]) || 1;
-    normals[i] = sum[i] / l;
-    normals[i + 1] = sum[i + 1] / l;
-    normals[i + 2] = sum[i + 2] / l;
-  }
-  return { positions, normals, uvs, indices };
-}
