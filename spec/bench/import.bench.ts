@@ -3,7 +3,9 @@
  * wood, made of separate parts, and the binding of all its vertices (node, one core), through
  * extractHierarchy as the app calls it. The model
  * is the Habel-scale tree's bark with 24 vertices round the trunk (about 100k vertices, 1,402
- * parts). Target at most 2,000 ms. Prints one JSON line; asserts no time.
+ * parts). Prints one JSON line; asserts no time (targets: targets.json). Asserts that the
+ * hierarchy found is the tree's (as many branches) and that every vertex of the wood's triangles
+ * was bound to a branch.
  * import.extract.welded.100k.ms: the same for the same bark welded into one mesh (weldTree,
  * not timed), read by the Reeb graph of the geodesic distance (tree/extract/welded.ts).
  */
@@ -30,6 +32,9 @@ function timeExtraction(bench: string, mesh: WoodMesh, extract: (m: WoodMesh) =>
     return ex;
   };
   let last = run();
+  const branchOf = last.vertexBranch;
+  expect(branchOf.length).toBe(mesh.positions.length / 3);
+  for (const v of mesh.indices) if (!(branchOf[v] >= 0 && branchOf[v] < last.skeleton.branchCount)) throw new Error(`vertex ${v} of a triangle is bound to branch ${branchOf[v]}`);
   const times: number[] = [];
   for (let i = 0; i < 3; i++) {
     const t0 = performance.now();
@@ -38,10 +43,9 @@ function timeExtraction(bench: string, mesh: WoodMesh, extract: (m: WoodMesh) =>
   }
   times.sort((a, b) => a - b);
   process.stdout.write(JSON.stringify({
-    bench, value: Math.round(times[1]), unit: "ms", target: 2000,
+    bench, value: Math.round(times[1]), unit: "ms",
     vertices: mesh.positions.length / 3, parts: last.parts, branches: last.skeleton.branchCount, levels: last.skeleton.levels,
   }) + "\n");
-  expect(Number.isFinite(times[1])).toBe(true);
   return last;
 }
 

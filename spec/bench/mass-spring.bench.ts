@@ -5,7 +5,9 @@
  * block LDLᵀ, CG to a relative residual of 1e-6. Wind-like force: drag of a 15 m/s wind whose
  * direction and strength swing slowly. Median of 60 steps after 30 warm-up steps; also reports CG
  * iterations, and the same step with block-Jacobi CG for comparison. Prints one JSON line per
- * figure; asserts no time. Target: at most 4 ms.
+ * figure; asserts no time (targets: targets.json). Asserts what each step claims: CG reached its
+ * residual, in 1 or 2 iterations with the tree preconditioner and many more with Jacobi, and the
+ * wind bent the tree.
  */
 import { grammarToSkeleton } from "../../app/lsystem/lsystem";
 import { TREE_PRESETS } from "../../app/lsystem/presets";
@@ -19,7 +21,7 @@ import { MotionGraph, controlPointCandidates } from "../../app/animators/mass-sp
 import { Rng } from "../../app/math/rng";
 import { smallTree } from "../animators/mass-spring/fixtures";
 
-function run(kind: PreconditionerKind): { median: number; iterations: number; maxIterations: number; residual: number; masses: number } {
+function run(kind: PreconditionerKind): { median: number; iterations: number; maxIterations: number; residual: number; masses: number; deflection: number } {
   const s = grammarToSkeleton(TREE_PRESETS.find((p) => p.name === "habel")!.text, { seed: 1 });
   const sys = new MassSpringSystem(s);
   const solver = new ImplicitEuler(sys, { preconditioner: kind, maxIterations: 500 });
@@ -43,23 +45,32 @@ function run(kind: PreconditionerKind): { median: number; iterations: number; ma
   }
   times.sort((a, b) => a - b);
   expect(sys.isFinite()).toBe(true);
-  return { median: times[30], iterations: iterations / 60, maxIterations, residual, masses: sys.count };
+  let deflection = 0;
+  for (let i = 0; i < sys.position.length; i++) deflection = Math.max(deflection, Math.abs(sys.position[i] - sys.rest[i]));
+  return { median: times[30], iterations: iterations / 60, maxIterations, residual, masses: sys.count, deflection };
 }
 
 it("mass-spring.step.habel.ms", () => {
   const r = run("tree-ldlt");
   process.stdout.write(
-    JSON.stringify({ bench: "mass-spring.step.habel.ms", value: Math.round(r.median * 1000) / 1000, unit: "ms", masses: r.masses, cgIterations: r.iterations, cgMaxIterations: r.maxIterations, maxResidual: r.residual }) + "\n",
+    JSON.stringify({ bench: "mass-spring.step.habel.ms", value: Math.round(r.median * 1000) / 1000, unit: "ms", masses: r.masses, cgIterations: r.iterations, cgMaxIterations: r.maxIterations, maxResidual: r.residual, deflection: r.deflection }) + "\n",
   );
-  expect(Number.isFinite(r.median)).toBe(true);
+  // The exact tree LDLT makes CG converge at once (BENCHMARKS.md: 1 iteration a step).
+  expect(r.maxIterations).toBeLessThanOrEqual(2);
+  expect(r.residual).toBeLessThanOrEqual(1e-6);
+  expect(r.deflection).toBeGreaterThan(1e-3); // metres: the wind moved the tree
 });
 
 it("mass-spring.step.habel.jacobi.ms", () => {
   const r = run("jacobi");
   process.stdout.write(
-    JSON.stringify({ bench: "mass-spring.step.habel.jacobi.ms", value: Math.round(r.median * 1000) / 1000, unit: "ms", masses: r.masses, cgIterations: r.iterations, cgMaxIterations: r.maxIterations, maxResidual: r.residual }) + "\n",
+    JSON.stringify({ bench: "mass-spring.step.habel.jacobi.ms", value: Math.round(r.median * 1000) / 1000, unit: "ms", masses: r.masses, cgIterations: r.iterations, cgMaxIterations: r.maxIterations, maxResidual: r.residual, deflection: r.deflection }) + "\n",
   );
-  expect(Number.isFinite(r.median)).toBe(true);
+  // Block-Jacobi needs many iterations (about 129) but reaches the same residual within the cap.
+  expect(r.iterations).toBeGreaterThan(10);
+  expect(r.maxIterations).toBeLessThan(500);
+  expect(r.residual).toBeLessThanOrEqual(1e-6);
+  expect(r.deflection).toBeGreaterThan(1e-3);
 });
 
 /*
@@ -67,13 +78,15 @@ it("mass-spring.step.habel.jacobi.ms", () => {
  * - mass-spring.graph.2000.ms: MotionGraph.build (§5.2.1 neighbours, §5.3 pruning, the largest
  *   strongly connected component) from a 2,000-sample recording (66.7 s at 30 Hz) of the small
  *   fixture tree in the swinging, turning wind (turningWind, 12 m/s, 3 turns), control point its
- *   highest free mass, e = 2. Median of 9 builds after one warm-up. Target: at most 100 ms.
+ *   highest free mass, e = 2. Median of 9 builds after one warm-up.
  * - mass-spring.grove.100.ms: one frame of the app's grove (grove.ts) on the Habel-scale tree:
  *   100 trees, each walking its own graph (2 recordings of 8 s × random control points high in
  *   the tree), steered toward a direction that turns slowly (0.3 rad/s), and every tree's grove
  *   masses posed into the pose texture's rows (what the vertex shader reads). Median of 600
  *   frames at 1/60 s after 60 warm-up frames.
- * Each prints one JSON line; none asserts a time.
+ * Each prints one JSON line; none asserts a time (targets: targets.json). The graph must keep most
+ * samples with more transitions than nodes (a graph with choices, not the recording's one path) and
+ * come out the same from every build; the grove's walks must take transitions and move the poses.
  */
 
 function median(xs: number[]): number {
@@ -99,10 +112,13 @@ it("mass-spring.graph.2000.ms", () => {
     times.push(performance.now() - t0);
   }
   const st = g.stats;
+  const firstStats = MotionGraph.build(rec, { control, elongation: 2 }).stats;
   process.stdout.write(
     JSON.stringify({ bench: "mass-spring.graph.2000.ms", value: Math.round(median(times) * 1000) / 1000, unit: "ms", samples: st.samples, nodes: st.nodes, transitions: st.transitions, candidates: st.candidates, sameSegmentRefused: st.sameSegmentRefused, prunedDeadEnd: st.prunedDeadEnd, prunedUnreachable: st.prunedUnreachable }) + "\n",
   );
-  expect(st.transitions).toBeGreaterThan(0);
+  expect(st.nodes).toBeGreaterThan(0.9 * st.samples);
+  expect(st.transitions).toBeGreaterThan(st.nodes);
+  expect(firstStats).toEqual(st);
 }, 120_000);
 
 it("mass-spring.grove.100.ms", () => {
@@ -126,6 +142,7 @@ it("mass-spring.grove.100.ms", () => {
   const steer = { x: 1, z: 0 };
   const frameMs: number[] = [];
   let transitions = 0;
+  let poseBefore = pose;
   for (let f = 0; f < 660; f++) {
     const a = 0.3 * f * FRAME;
     steer.x = Math.cos(a);
@@ -133,6 +150,7 @@ it("mass-spring.grove.100.ms", () => {
     const t0 = performance.now();
     grove.advance(FRAME, steer, pose);
     const t1 = performance.now();
+    if (f === 59) poseBefore = pose.slice();
     if (f < 60) continue;
     frameMs.push(t1 - t0);
     for (const t of grove.trees) if (t.graph.edgeTransition[t.walk.edge]) transitions++;
@@ -144,4 +162,7 @@ it("mass-spring.grove.100.ms", () => {
     }) + "\n",
   );
   expect(pose.every(Number.isFinite)).toBe(true);
+  expect(grove.graphs).toBeGreaterThan(TREES / 2); // most trees walk a graph of their own (BENCHMARKS.md: 99)
+  expect(transitions).toBeGreaterThan(0);
+  expect(pose).not.toEqual(poseBefore);
 }, 300_000);

@@ -1,6 +1,8 @@
 /**
  * tree.build.habel.ms: derive the Habel-scale grammar and build its skeleton and geometry
- * (node, one core). Target at most 300 ms. Prints one JSON line; asserts no time.
+ * (node, one core). Prints one JSON line; asserts no time (the target is in targets.json, checked
+ * by `npm run bench -- --check`). Asserts that the work is what the figure claims: the tree
+ * BENCHMARKS.md describes, built the same every time.
  */
 import { grammarToSkeleton } from "../../app/lsystem/lsystem";
 import { TREE_PRESETS } from "../../app/lsystem/presets";
@@ -15,7 +17,7 @@ it("tree.build.habel.ms", () => {
   };
   // The first build in a fresh process is the app's first tree: report it as coldMs.
   const c0 = performance.now();
-  build();
+  const first = build();
   const coldMs = performance.now() - c0;
   const times: number[] = [];
   let last = build();
@@ -30,6 +32,9 @@ it("tree.build.habel.ms", () => {
     bench: "tree.build.habel.ms", value: Math.round(median * 10) / 10, unit: "ms",
     coldMs: Math.round(coldMs * 10) / 10, branches: last.s.branchCount, leaves: last.s.leafCount, vertices: last.g.vertexCount,
   }) + "\n");
-  expect(Number.isFinite(median)).toBe(true);
-  expect(last.s.branchCount).toBeGreaterThan(1000);
+  // The Habel-scale tree of BENCHMARKS.md: 1,402 branches, 9,547 leaves, 73,941 vertices.
+  expect([last.s.branchCount, last.s.leafCount, last.g.vertexCount]).toEqual([1402, 9547, 73941]);
+  // Every build is the same tree (seeded): the timed builds did the first one's work.
+  expect(last.g.bark.positions).toEqual(first.g.bark.positions);
+  expect(last.g.leaves!.positions).toEqual(first.g.leaves!.positions);
 });
