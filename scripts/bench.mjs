@@ -1,13 +1,18 @@
-// npm run bench: every figure as one JSON line on stdout ({"bench", "value", "unit", ...});
-// progress, build and jest output go to stderr.
+// npm run bench: every figure as one JSON line on stdout ({"bench", "value", "unit", ...}, plus
+// "target", "direction" and "met" from spec/bench/targets.json where the figure has a target);
+// progress, build and jest output go to stderr, and at the end the figures against their targets.
 //  1. the jest "bench" project (spec/bench/*.bench.ts; those tests print their own JSON lines);
 //  2. the browser bench (spec/bench/frame-ratio.mjs): the production build in Chromium, panel
-//     hidden, the Habel-scale tree, frame time of a method over "rest", interleaved in one run;
+//     hidden, the Habel-scale tree, frame time of every method over "rest", interleaved in one
+//     run: <id>.frame.ratio (the GPU waited for) and <id>.frame.cpu.ratio (the main thread's share);
 //     then compare.4.frame.ratio (four views over one), and record.exact.fps
 //     (spec/bench/record-fps.mjs), frame-exact video encoding speed.
 //
 // Options (after `npm run bench --`):
-//   --methods a,b|all   methods for the frame ratio (default procedural-wind)
+//   --check             exit 1 when a figure misses its target in spec/bench/targets.json, a figure
+//                       named there for the parts that ran was not printed, or a printed figure is
+//                       not named there (spec/bench/check.cjs); every figure is printed regardless
+//   --methods a,b|all   methods for the frame ratios (default all)
 //   --tree NAME         tree preset (default habel)
 //   --steps N --rounds N  steps per measurement (60) and interleaved rounds (3)
 //   --no-jest | --no-browser   skip one part;  --no-record   skip record.exact.fps;
@@ -24,10 +29,21 @@ import { runCompareBench, runFrameRatioBench } from "../spec/bench/frame-ratio.m
 import { runRecordBench } from "../spec/bench/record-fps.mjs";
 
 const require = createRequire(import.meta.url);
+const { loadTargets, annotate, expectedFigures, checkFigures, formatCheck } = require("../spec/bench/check.cjs");
 const note = (s) => process.stderr.write(s + "\n");
 
+const targets = loadTargets();
+/** Every figure printed so far (the annotated lines). */
+const printed = [];
+/** Prints one figure's JSON line to stdout with its target added, and keeps it for the check. */
+function emit(text) {
+  const line = annotate(JSON.parse(text), targets);
+  printed.push(line);
+  process.stdout.write(JSON.stringify(line) + "\n");
+}
+
 function parseArgs(argv) {
-  const o = { methods: ["procedural-wind"], tree: "habel", steps: 60, rounds: 3, jest: true, browser: true, record: true, compare: true, root: null };
+  const o = { methods: "all", tree: "habel", steps: 60, rounds: 3, jest: true, browser: true, record: true, compare: true, root: null, check: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -45,6 +61,7 @@ function parseArgs(argv) {
     else if (a === "--no-record") o.record = false;
     else if (a === "--no-compare") o.compare = false;
     else if (a === "--root") o.root = resolve(value());
+    else if (a === "--check") o.check = true;
     else throw new Error(`unknown option ${a}`);
   }
   return o;
@@ -68,7 +85,7 @@ function runJest() {
     const child = spawn(process.execPath, [jest, "--selectProjects", "bench", "--runInBand", "--passWithNoTests"], { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] });
     // Keep stdout to JSON lines: jest's own chatter ("Running one project: bench") goes to stderr.
     const lines = createInterface({ input: child.stdout });
-    lines.on("line", (line) => (isJsonLine(line) ? process.stdout.write(line + "\n") : process.stderr.write(line + "\n")));
+    lines.on("line", (line) => (isJsonLine(line) ? emit(line.trim()) : process.stderr.write(line + "\n")));
     const exited = new Promise((done) => child.on("exit", (code) => done(code ?? 1)));
     const drained = new Promise((done) => lines.on("close", done));
     Promise.all([exited, drained]).then(([code]) => ok(code));
@@ -98,17 +115,30 @@ async function main() {
     }
   }
   if (o.browser) {
-    if (!o.root && (await isStale())) await build({ mode: "production", output: "stderr" });
-    server = await startServer({ root: o.root ?? distDir, port: 0 });
-    browser = await launchChromium({ width: 1280, height: 720 });
-    note(`browser bench on ${server.url}`);
-    await runFrameRatioBench(browser.page, server.url, { methods: o.methods, tree: o.tree, steps: o.steps, rounds: o.rounds, progress: note });
-    if (o.compare) await runCompareBench(browser.page, server.url, { tree: o.tree, progress: note });
-    if (o.record) {
-      await runRecordBench(browser.page, server.url, { progress: note });
-      await runRecordBench(browser.page, server.url, { tree: "demo", progress: note });
+    try {
+      if (!o.root && (await isStale())) await build({ mode: "production", output: "stderr" });
+      server = await startServer({ root: o.root ?? distDir, port: 0 });
+      browser = await launchChromium({ width: 1280, height: 720 });
+      note(`browser bench on ${server.url}`);
+      await runFrameRatioBench(browser.page, server.url, { methods: o.methods, tree: o.tree, steps: o.steps, rounds: o.rounds, print: emit, progress: note });
+      if (o.compare) await runCompareBench(browser.page, server.url, { tree: o.tree, print: emit, progress: note });
+      if (o.record) {
+        await runRecordBench(browser.page, server.url, { print: emit, progress: note });
+        await runRecordBench(browser.page, server.url, { tree: "demo", print: emit, progress: note });
+      }
+    } catch (err) {
+      // Report what was measured (and what is missing) before failing.
+      note(`browser bench failed: ${err && err.stack ? err.stack : err}`);
+      code = 1;
     }
     await cleanup();
+  }
+  const expected = expectedFigures(targets, { jest: o.jest, methods: o.browser ? o.methods : null, compare: o.browser && o.compare, record: o.browser && o.record });
+  const result = checkFigures(printed, targets, expected);
+  for (const line of formatCheck(result)) note(line);
+  if (o.check && !result.ok) {
+    note("bench --check: failed (see above)");
+    code = 1;
   }
   return code;
 }
