@@ -16,21 +16,48 @@ describe("compare views' layout", () => {
     expect(tall.map((c) => [c.x, c.y])).toEqual([[0, 0], [0, 600]]);
   });
 
-  it("tiles the area without overlap or gaps: the cells' areas add up and each point is in one cell", () => {
+  it("tiles the area without overlap or gaps: no two cells share area, and every point of the area is in one cell or in the unused end of the last row", () => {
     for (let n = 1; n <= MAX_VIEWS; n++) {
-      for (const [w, h, inset] of [[1280, 720, 300], [1024, 540, 300], [800, 1000, 0], [3000, 500, 300]]) {
+      for (const [w, h, inset] of [[1280, 720, 300], [1024, 540, 300], [800, 1000, 0], [3000, 500, 300], [500, 900, 400]]) {
         const cells = compareCells(n, w, h, inset);
+        const where = `${n} views on ${w} x ${h}, inset ${inset}`;
         expect(cells).toHaveLength(n);
-        const cols = new Set(cells.map((c) => c.x)).size, rows = new Set(cells.map((c) => c.y)).size;
-        // Every grid cell but the unused ones of the last row is a view.
-        expect(cols * rows - n).toBeLessThan(cols);
-        for (const c of cells) {
-          expect(c.x).toBeGreaterThanOrEqual(inset);
-          expect(c.x + c.width).toBeLessThanOrEqual(w + 1e-9);
-          expect(c.y + c.height).toBeLessThanOrEqual(h + 1e-9);
-          expect(cellAt(cells, c.x + c.width / 2, c.y + c.height / 2)).toBe(cells.indexOf(c));
+        const left = Math.min(inset, w / 2);
+        // Overlap: the intersection of every pair has no area.
+        for (let i = 0; i < n; i++) {
+          for (let j = i + 1; j < n; j++) {
+            const a = cells[i], b = cells[j];
+            const ox = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+            const oy = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+            expect({ where, i, j, overlap: ox > 1e-9 && oy > 1e-9 ? ox * oy : 0 }).toEqual({ where, i, j, overlap: 0 });
+          }
         }
-        expect(cellAt(cells, inset - 1, 10)).toBe(-1);
+        // Gaps: a fine grid of points over the area right of the inset. Each is in exactly one cell,
+        // except in the last row to the right of the last view (the grid's unused slots).
+        const last = cells[n - 1];
+        let uncovered = 0;
+        const bad: string[] = [];
+        for (let gx = 0.5; gx < 200; gx++) {
+          for (let gy = 0.5; gy < 120; gy++) {
+            const x = left + ((w - left) * gx) / 200, y = (h * gy) / 120;
+            let holders = 0;
+            for (const c of cells) if (x >= c.x && x < c.x + c.width && y >= c.y && y < c.y + c.height) holders++;
+            if (holders > 1) bad.push(`(${x}, ${y}) is in ${holders} cells`);
+            if (holders === 0) {
+              uncovered++;
+              if (!(y >= last.y && x >= last.x + last.width)) bad.push(`(${x}, ${y}) is in no cell`);
+            }
+          }
+        }
+        expect({ where, bad: bad.slice(0, 3) }).toEqual({ where, bad: [] });
+        // The area adds up: the views plus the unused slots (each a view's size) are the whole.
+        const cols = new Set(cells.map((c) => c.x)).size, rows = new Set(cells.map((c) => c.y)).size;
+        const unused = cols * rows - n;
+        expect(unused).toBeLessThan(cols);
+        const areas = cells.reduce((sum, c) => sum + c.width * c.height, 0) + unused * last.width * last.height;
+        expect(areas).toBeCloseTo((w - left) * h, 3);
+        if (unused === 0) expect(uncovered).toBe(0);
+        expect(cellAt(cells, left - 1, 10)).toBe(-1);
       }
     }
   });
