@@ -11,7 +11,7 @@ import { bindVertices, extractHierarchy, meshParts, nearestOnLine, type WoodMesh
 import { branchWBase, type MeshArrays, type TreeGeometry } from "../tree/geometry";
 import { normaliseModel, turnVectors, UP_AXES, type UpAxis } from "../tree/normalise";
 import type { TreeSkeleton } from "../tree/skeleton";
-import { guessRoles, NO_CLUE, treeObjects, type RoleGuess } from "./classify";
+import { NO_CLUE, sortParts, treeObjects, type RoleGuess } from "./classify";
 import { modelVertexCount, PART_ROLES, type ModelData, type ModelPrimitive, type PartRole } from "./model";
 
 /** Vertices a model may have: the budget past which a model is refused (the person is told to decimate it). */
@@ -23,7 +23,7 @@ const LEAF_CARD_VERTICES = 48;
 export interface ImportOptions {
   /** The model's up axis, when the detected one is wrong. */
   up?: UpAxis;
-  /** Corrections of the guessed roles, by material name. */
+  /** Corrections of the guessed roles, by material name (by part name, RoleGuess.material, in a file sorted by mesh). */
   roles?: Record<string, PartRole>;
   /** The object to use when the file holds several trees (a name from ImportedTree.trees). */
   tree?: string;
@@ -38,7 +38,7 @@ export interface ImportedTree {
   readonly geometry: TreeGeometry;
   /** The file's name. */
   readonly file: string;
-  /** Every material of the tree's object(s), its role (corrected or guessed) and why. */
+  /** Every material (or part, in a file sorted by mesh) of the tree's object(s), its role (corrected or guessed) and why. */
   readonly roles: readonly (RoleGuess & { corrected: boolean })[];
   /** The materials the wood and the leaves are shown with (the one with most vertices of each role). */
   readonly woodMaterial: string;
@@ -72,26 +72,33 @@ export async function importModel(model: ModelData, options: ImportOptions = {},
   if (options.up !== undefined && !UP_AXES.includes(options.up)) throw new RangeError(`up axis must be one of ${UP_AXES.join(", ")}; got ${JSON.stringify(options.up)}`);
   await progress(0.05, "sorting wood from leaves");
 
-  // Roles: guessed from every primitive (names, shape, texture, colour), corrected by the person.
-  const guesses = guessRoles(model.primitives);
+  // Roles: guessed for every part (a material, or a mesh where the materials say nothing:
+  // classify.ts), corrected by the person.
+  const sorted = sortParts(model.primitives);
+  const guesses = sorted.guesses, partOf = sorted.partOf;
+  const byMesh = sorted.primitives.some((p, i) => partOf[i] !== p.material);
+  const partWord = byMesh ? "part" : "material";
   const roles = new Map<string, PartRole>(guesses.map((g) => [g.material, g.role]));
   for (const [material, role] of Object.entries(options.roles ?? {})) {
-    if (!roles.has(material)) throw new RangeError(`${file} has no material "${material}"; its materials are: ${guesses.map((g) => JSON.stringify(g.material)).join(", ")}`);
-    if (!PART_ROLES.includes(role)) throw new RangeError(`a material's role is one of ${PART_ROLES.join(", ")}; got ${JSON.stringify(role)} for "${material}"`);
+    if (!roles.has(material)) throw new RangeError(`${file} has no ${partWord} "${material}"; its ${partWord}s are: ${guesses.map((g) => JSON.stringify(g.material)).join(", ")}`);
+    if (!PART_ROLES.includes(role)) throw new RangeError(`a ${partWord}'s role is one of ${PART_ROLES.join(", ")}; got ${JSON.stringify(role)} for "${material}"`);
     roles.set(material, role);
   }
   const clueless = new Set(guesses.filter((g) => g.reason === NO_CLUE && options.roles?.[g.material] === undefined).map((g) => g.material));
-  const objects = treeObjects(model, roles, clueless);
+  const objects = treeObjects({ ...model, primitives: sorted.primitives }, roles, clueless, partOf);
   const trees = objects.map((o) => o.name);
   const picked = options.tree === undefined ? objects[0] : objects.find((o) => o.name === options.tree);
   if (!picked) throw new RangeError(`${file} holds no tree "${options.tree}"; its trees are: ${trees.map((t) => JSON.stringify(t)).join(", ")}`);
-  const prims = picked.primitives.map((i) => model.primitives[i]);
-  const used = new Set(prims.map((p) => p.material));
+  const roleOf = (i: number) => roles.get(partOf[i])!;
+  const used = new Set(picked.primitives.map((i) => partOf[i]));
   const roleList = guesses.filter((g) => used.has(g.material)).map((g) => ({ ...g, role: roles.get(g.material)!, corrected: options.roles?.[g.material] !== undefined && options.roles[g.material] !== g.role }));
-  const wood = prims.filter((p) => roles.get(p.material) === "wood" && p.indices.length > 0);
-  const leaves = prims.filter((p) => roles.get(p.material) === "leaves" && p.indices.length > 0);
+  const wood = picked.primitives.filter((i) => roleOf(i) === "wood" && sorted.primitives[i].indices.length > 0).map((i) => sorted.primitives[i]);
+  const leaves = picked.primitives.filter((i) => roleOf(i) === "leaves" && sorted.primitives[i].indices.length > 0).map((i) => sorted.primitives[i]);
   if (wood.length === 0) {
-    throw new RangeError(`no wood found in ${file}${picked.name ? ` (${picked.name})` : ""}: its materials are ${roleList.map((r) => `"${r.material}" (${r.role}: ${r.reason})`).join(", ")}; mark the bark's material as wood in the panel`);
+    const fix = byMesh
+      ? "the file has no materials to tell them apart, so each object was judged by its name and its shape; mark the trunk's and branches' objects as wood in the panel (or give the bark a material of its own and export again)"
+      : "mark the bark's material as wood in the panel";
+    throw new RangeError(`no wood found in ${file}${picked.name ? ` (${picked.name})` : ""}: its ${partWord}s are ${roleList.map((r) => `"${r.material}" (${r.role}: ${r.reason})`).join(", ")}; ${fix}`);
   }
   const woodMesh = merge(wood), leafMesh = leaves.length > 0 ? merge(leaves) : null;
   const notes: string[] = [];

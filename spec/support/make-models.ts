@@ -13,8 +13,8 @@
  * where a tube has them. Deterministic (a seeded mulberry32).
  */
 
-/** How the wood is written. */
-export type WoodLayout = "per-branch" | "one-object" | "welded";
+/** How the wood is written ("left-out": not at all, as an export of the crown alone). */
+export type WoodLayout = "per-branch" | "one-object" | "welded" | "left-out";
 /** How the leaves are written. */
 export type LeafLayout = "none" | "one-mesh" | "per-leaf";
 /**
@@ -62,6 +62,8 @@ export interface MadeModel {
   /** Branches made (trunk and roots included) and levels. */
   branches: number;
   levels: number;
+  /** Height in metres: from the lowest point of the wood and leaves written to the highest. */
+  height: number;
   /** Leaf cards made (each a separate quad). */
   leaves: number;
   /** Triangles of the wood and of the leaves, as a loader fan-triangulates them. */
@@ -225,7 +227,7 @@ export function makeTreeModel(spec: TreeModelSpec): MadeModel {
       if (named) { lines.push(`o ${woodName(b)}`); woodObjects.push(woodName(b)); }
       faces.forEach(face);
     });
-  } else {
+  } else if (spec.wood !== "left-out") {
     const name = spec.naming === "telling" ? "wood" : "Object.001";
     if (named) { lines.push(`o ${name}`); woodObjects.push(name); }
     woodFaces.flat().forEach(face);
@@ -241,11 +243,16 @@ export function makeTreeModel(spec: TreeModelSpec): MadeModel {
     });
   }
   const triangles = (faces: number[][]) => faces.reduce((n, f) => n + f.length - 2, 0);
-  let levels = 0;
+  let levels = 0, low = Infinity, high = -Infinity;
   for (const b of branches) levels = Math.max(levels, b.level + 1);
+  const usedVertices = new Set([...(spec.wood === "left-out" ? [] : woodFaces.flat(2)), ...leafFaces.flat()]);
+  for (const i of usedVertices) {
+    low = Math.min(low, w.positions[i][1]);
+    high = Math.max(high, w.positions[i][1]);
+  }
   return {
-    obj: lines.join("\n") + "\n", branches: branches.length, levels, leaves: leafFaces.length,
-    woodTriangles: triangles(woodFaces.flat()), leafTriangles: triangles(leafFaces), woodObjects, leafObjects,
+    obj: lines.join("\n") + "\n", branches: branches.length, levels, height: high - low, leaves: leafFaces.length,
+    woodTriangles: spec.wood === "left-out" ? 0 : triangles(woodFaces.flat()), leafTriangles: triangles(leafFaces), woodObjects, leafObjects,
   };
 }
 
