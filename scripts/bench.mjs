@@ -37,7 +37,9 @@ const targets = loadTargets();
 const printed = [];
 /** Prints one figure's JSON line to stdout with its target added, and keeps it for the check. */
 function emit(text) {
-  const line = annotate(JSON.parse(text), targets);
+  const parsed = JSON.parse(text);
+  if (typeof parsed.bench !== "string") return void process.stdout.write(text + "\n");
+  const line = annotate(parsed, targets);
   printed.push(line);
   process.stdout.write(JSON.stringify(line) + "\n");
 }
