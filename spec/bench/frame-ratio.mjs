@@ -74,8 +74,8 @@ const round3 = (x) => Math.round(x * 1000) / 1000;
  * Opens the app at `url` in `page`, hides the panel, loads `tree`, and prints two JSON lines per
  * method: {"bench":"<id>.frame.ratio","value":r,"unit":"ratio","restMs":..,"methodMs":..,...}
  * (the GPU waited for) and "<id>.frame.cpu.ratio" (the main thread's share alone; restMs and
- * methodMs there are the main thread's milliseconds per step). `methods`: ids, or "all" for every
- * animator but the baseline. `print` receives each line.
+ * methodMs there are the main thread's milliseconds per step, addedMs the method's own).
+ * `methods`: ids, or "all" for every animator but the baseline. `print` receives each line.
  */
 export async function runFrameRatioBench(page, url, { methods = ["procedural-wind"], tree = "habel", steps = 60, rounds = 3, baseline = "rest", print = (line) => process.stdout.write(line + "\n"), progress = () => {} } = {}) {
   const errors = [];
@@ -91,7 +91,7 @@ export async function runFrameRatioBench(page, url, { methods = ["procedural-win
     const r = await measureFrameRatio(page, { method: id, baseline, steps, rounds });
     const context = { tree, vertices: summary && summary.vertices, branches: summary && summary.branches, steps, rounds, viewport: page.viewportSize() };
     const frame = { bench: `${id}.frame.ratio`, value: round3(r.value), unit: "ratio", restMs: round3(r.restMs), methodMs: round3(r.methodMs), ...context };
-    const cpu = { bench: `${id}.frame.cpu.ratio`, value: round3(r.cpuValue), unit: "ratio", restMs: round3(r.restCpuMs), methodMs: round3(r.methodCpuMs), ...context };
+    const cpu = { bench: `${id}.frame.cpu.ratio`, value: round3(r.cpuValue), unit: "ratio", restMs: round3(r.restCpuMs), methodMs: round3(r.methodCpuMs), addedMs: round3(r.methodCpuMs - r.restCpuMs), ...context };
     for (const line of [frame, cpu]) {
       print(JSON.stringify(line));
       results.push(line);
