@@ -10,7 +10,8 @@
  * - wind-control.ts: wind settings, presets, timeline;
  * - method-controls.ts: parameters, commands, the selected branch;
  * - physics-control.ts: the physical tree's material;
- * - tip-plot.ts: the plotted tip; url-sync.ts: the page address.
+ * - tip-plot.ts: the plotted tip; url-sync.ts: the page address;
+ * - context-loss.ts: a lost WebGL context (a message, the clock held, re-uploads on restore).
  * `window.sandbox` is built over them by sandbox-api.ts.
  */
 import type { Engine } from "@babylonjs/core/Engines/engine";
@@ -27,6 +28,7 @@ import { DEFAULT_WIND, WindField, type WindSettings } from "../wind/wind-field";
 import type { SandboxPanelApi, SandboxStats } from "./api";
 import { FixedClock } from "./clock";
 import { createEnvironment, type Environment } from "./environment";
+import { canvasNotice, ContextLossBehavior } from "./context-loss";
 import { messageOf, SandboxEvents } from "./events";
 import { MethodControls } from "./method-controls";
 import { PhysicsControl } from "./physics-control";
@@ -61,6 +63,7 @@ export class Sandbox {
   private treeVersion = 0;
   private readonly timing: ViewTimingBehavior;
   private readonly pointerCamera: PointerCameraBehavior;
+  private readonly contextLoss: ContextLossBehavior;
   private paused = false;
   private looping = false;
   private lastFrameAt = 0;
@@ -101,6 +104,9 @@ export class Sandbox {
     this.timing.attach(this.scene);
     this.pointerCamera = new PointerCameraBehavior(this.stages);
     this.pointerCamera.attach(this.scene);
+    // Nothing is drawn while the context is gone; on its return the simulation goes on from where it was.
+    this.contextLoss = new ContextLossBehavior({ lost: () => undefined, restored: () => (this.lastFrameAt = performance.now()) }, canvas ? canvasNotice(canvas) : null);
+    this.contextLoss.attach(this.scene);
     // Every method starts from the material: a new one restarts them from rest, as a new tree does.
     this.events.changes.add((what) => {
       if (what === "physics") this.views.restart();
@@ -249,7 +255,7 @@ export class Sandbox {
   step(frames: number): void {
     if (!Number.isInteger(frames) || frames < 0 || frames > 100000) throw new RangeError(`step(frames) takes a whole number from 0 to 100000; got ${frames}`);
     for (let i = 0; i < frames; i++) this.advance();
-    this.scene.render();
+    if (!this.contextLoss.isLost) this.scene.render();
   }
 
   /** Frame and update times (all views), vertices and state of the focused view, errors, notes. */
@@ -318,6 +324,7 @@ export class Sandbox {
     this.urlSync.dispose();
     this.pointerCamera.detach();
     this.timing.detach();
+    this.contextLoss.dispose();
     this.trees.dispose();
     this.views.dispose();
     this.stages.dispose();
