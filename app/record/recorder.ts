@@ -119,6 +119,12 @@ export class VideoRecorder {
     this.host.hideUi(true);
     try {
       const { blob, frames } = o.frameExact ? await this.frameExact(o, draw, composite, caption) : await this.realTime(o, draw, composite);
+      if (blob.size === 0) {
+        throw new Error(
+          `record(): the real-time recording holds no video: this machine drew ${frames} frame${frames === 1 ? "" : "s"} in ${o.seconds} s ` +
+            `and the browser's encoder wrote nothing. Record frame-exact instead (it does not depend on the machine's speed), or make the view smaller.`,
+        );
+      }
       const result: RecordResult = { bytes: blob.size, mime: MIME, frames, width: o.width, height: o.height, seconds: o.seconds, fps: o.fps, frameExact: o.frameExact, caption };
       this.last = { blob, result };
       if (o.download) download(blob, fileName(caption));

@@ -23,7 +23,8 @@ test("GPU deformation and its CPU twin agree", async ({ page, url, shot, errors,
   await shot("gpu-twin");
   assert.ok(r.height > 0, "could not measure the tree's height");
   assert.ok(r.check.samples > 0, "no vertices sampled");
-  assert.ok(r.check.maxDisplacement > 0, "the sampled vertices did not move: nothing to compare");
+  // The comparison means something only if the vertices moved far more than the tolerance.
+  assert.ok(r.check.maxDisplacement > 10e-3 * r.height, `the sampled vertices moved only ${r.check.maxDisplacement} m (under 1% of the tree's height): nothing to compare`);
   assert.ok(r.check.maxError < 1e-3 * r.height, `GPU and twin differ by ${r.check.maxError} m (limit ${1e-3 * r.height} m)`);
   assert.deepEqual(errors, []);
 });

@@ -39,8 +39,8 @@ test("modal: picked in the panel, moves in wind, rests without it, GPU and twin 
   await shot("modal-windy");
   assert.equal(r.nonFinite, false);
   assert.ok(swung > 0.005, `a 16 m/s wind moved the tips only ${swung} m`);
-  assert.ok(downwind > 0, `the tips went upwind on the whole (${downwind} m)`);
-  assert.ok(r.check.samples > 0 && r.check.maxDisplacement > 0, "the GPU check sampled nothing that moved");
+  assert.ok(downwind > 0.02, `the tips' mean lean downwind is only ${downwind} m (measured: about 0.2 m)`);
+  assert.ok(r.check.samples > 0 && r.check.maxDisplacement > 10e-3 * height, `the GPU check's vertices moved only ${r.check.maxDisplacement} m (under 1% of the tree's height): nothing to compare`);
   assert.ok(r.check.maxError < 1e-3 * height, `GPU and twin differ by ${r.check.maxError} m (limit ${1e-3 * height} m)`);
   const calm = await page.evaluate(() => {
     const s = window.sandbox;

@@ -57,7 +57,7 @@ test("spectral-beam: tips at rest in zero wind; stronger wind, larger mean defle
   });
   for (const x of r) log(`${x.speed} m/s: mean tip displacement along the wind ${x.along.toFixed(4)} m, largest ${x.farthest.toFixed(4)} m`);
   assert.ok(r[0].farthest < 1e-5, `with no wind the tips moved ${r[0].farthest} m`);
-  assert.ok(r[1].along > 0, "a 5 m/s wind did not push the tips downwind");
+  assert.ok(r[1].along > 0.01, `a 5 m/s wind pushed the tips only ${r[1].along} m downwind on the mean (measured: about 0.06 m)`);
   assert.ok(r[2].along > 1.5 * r[1].along, "12 m/s did not bend further than 5 m/s");
   assert.ok(r[3].along > 1.5 * r[2].along, "25 m/s did not bend further than 12 m/s");
   assert.deepEqual(errors, []);
@@ -141,28 +141,36 @@ test("spectral-beam: every parameter changes live without a hitch", async ({ pag
       { damping: 0.9 }, { damping0: 0.3, damping3: 0.1 }, { stiffness: 3 }, { flutter: 0.8 },
       { lengthCorrection: false }, { textureSize: "128" }, { textureSize: "512" }, { leafless: true }, { leafless: false },
     ];
-    for (const patch of patches) {
-      s.params("spectral-beam", patch);
+    const largestStep = (n) => {
       let worst = 0;
-      for (let i = 0; i < 4; i++) {
+      for (let i = 0; i < n; i++) {
         s.step(1);
         const p = s.probe();
         for (let k = 0; k < p.length; k++) worst = Math.max(worst, Math.abs(p[k] - last[k]));
         last = p;
       }
-      jumps.push({ patch, worst, stats: s.stats() });
+      return worst;
+    };
+    for (const patch of patches) {
+      // The tips' own motion in this wind, frame to frame, just before the change: the yardstick.
+      const before = largestStep(6);
+      s.params("spectral-beam", patch);
+      const worst = largestStep(4);
+      jumps.push({ patch, before, worst, stats: s.stats() });
     }
     return jumps;
   });
-  for (const j of r) log(`${JSON.stringify(j.patch)}: largest tip step per frame ${j.worst.toFixed(3)} m; ${j.stats.nonFinite ? "NON-FINITE" : "finite"}`);
+  for (const j of r) log(`${JSON.stringify(j.patch)}: largest tip step per frame ${j.worst.toFixed(3)} m after, ${j.before.toFixed(3)} m before; ${j.stats.nonFinite ? "NON-FINITE" : "finite"}`);
   await shot("spectral-beam-params-changed");
   for (const j of r) {
     assert.equal(j.stats.nonFinite, false, `non-finite after ${JSON.stringify(j.patch)}`);
     // After a change each branch's new motion starts from where the old one was going (the
     // offset decays in 0.3 s). Switching the length correction off is geometric and shows at once
     // (a strongly bent twig's tip moves out along its tangent).
-    const limit = "lengthCorrection" in j.patch ? 1 : 0.3;
-    assert.ok(j.worst < limit, `tips jumped ${j.worst} m in one frame after ${JSON.stringify(j.patch)} (limit ${limit} m)`);
+    // Otherwise no frame after the change steps further than the motion itself did before it
+    // plus a few centimetres (a restart's hitch was 0.16 m).
+    const limit = "lengthCorrection" in j.patch ? 1 : 1.5 * j.before + 0.05;
+    assert.ok(j.worst < limit, `tips jumped ${j.worst.toFixed(3)} m in one frame after ${JSON.stringify(j.patch)} (limit ${limit.toFixed(3)} m: 1.5 x the ${j.before.toFixed(3)} m steps before it + 0.05)`);
   }
   assert.deepEqual(errors, []);
 });

@@ -77,4 +77,18 @@ test("wind conditions: a broken timeline in the address gets a message a person 
   assert.ok(r.errors.some((e) => /timeline key 2: expected 4 numbers/.test(e)), "the message names the key and what is wrong");
   await frames(page, 2);
   await shot("wind-timeline-broken");
+  // The app goes on: a steady wind moves the tree, and nothing threw (the message is the app's,
+  // and may be logged as such; nothing else is).
+  const moved = await page.evaluate(() => {
+    const s = window.sandbox;
+    s.pause();
+    const a = s.probe();
+    s.step(30);
+    const b = s.probe();
+    let m = 0;
+    for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(b[i] - a[i]));
+    return m;
+  });
+  assert.ok(moved > 1e-3, `the tree does not move after the broken timeline (${moved} m)`);
+  assert.deepEqual(errs.filter((e) => !/timeline key 2: expected 4 numbers/.test(e)), []);
 });
