@@ -125,7 +125,7 @@ export class ModelStore {
       const options = base.options;
       if (src.up !== undefined) options.up = src.up === "auto" ? undefined : src.up;
       if (src.roles !== undefined) {
-        if (typeof src.roles !== "object" || src.roles === null) throw new TypeError("roles maps material names to \"wood\", \"leaves\" or \"ignore\"");
+        if (typeof src.roles !== "object" || src.roles === null) throw new TypeError("roles maps material or part names (as the panel lists them) to \"wood\", \"leaves\" or \"ignore\"");
         options.roles = { ...options.roles, ...src.roles };
       }
       if (src.object !== undefined) options.tree = src.object;
