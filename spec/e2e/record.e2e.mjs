@@ -48,9 +48,11 @@ test("video: frame-exact 2 s at 30 fps has exactly 60 frames that decode, the sa
   const diff = maxThumbDiff(first.d.thumbs, second.d.thumbs);
   log(`same seed twice: largest thumbnail difference ${diff} grey levels; ${first.r.bytes} and ${second.r.bytes} bytes`);
   assert.ok(diff <= 2, "the same seed gives the same frames");
+  // Chromium's own demuxer (the <video> element), independent of the app's readWebm: size and length.
   const played = await page.evaluate(() => window.sandboxDebug.playVideo());
   log(`played: ${JSON.stringify(played)}`);
   assert.deepEqual([played.width, played.height], [640, 360]);
+  assert.ok(Math.abs(played.duration - 2) < 0.05, `the browser reads the video as ${played.duration} s long, not 2 s`);
   assert.deepEqual(errors, []);
 });
 

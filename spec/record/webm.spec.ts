@@ -1,7 +1,3 @@
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Rng } from "../../app/math/rng";
 import { readWebm, WebmMuxer, type WebmOptions } from "../../app/record/webm";
 
@@ -312,24 +308,6 @@ describe("readWebm", () => {
   });
 });
 
-// --- ffprobe, where the machine has it ----------------------------------------------------------
-
-const hasFfprobe = spawnSync("ffprobe", ["-version"], { stdio: "ignore" }).status === 0;
-
-(hasFfprobe ? it : it.skip)("ffprobe reads the container: one video stream, 60 packets, 2 s", () => {
-  const dir = mkdtempSync(join(tmpdir(), "webm-"));
-  try {
-    const path = join(dir, "t.webm");
-    writeFileSync(path, mux(synthetic(60, 30, 30)));
-    const run = spawnSync("ffprobe", ["-v", "quiet", "-count_packets", "-show_entries",
-      "format=format_name,duration:stream=codec_name,width,height,nb_read_packets", "-of", "json", path], { encoding: "utf8" });
-    expect(run.status).toBe(0);
-    const out = JSON.parse(run.stdout);
-    expect(out.format.format_name).toContain("webm");
-    expect(Number(out.format.duration)).toBeCloseTo(2, 2);
-    expect(out.streams).toHaveLength(1);
-    expect(out.streams[0]).toMatchObject({ codec_name: "vp8", width: 640, height: 360, nb_read_packets: "60" });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+// An independent reader of the container: the end-to-end test "video: frame-exact 2 s ..." plays
+// the app's file in Chromium's <video> element (its own WebM demuxer, not readWebm) and checks
+// the size and the 2 s duration it reads, on every machine (no ffprobe needed, nothing skipped).
