@@ -34,7 +34,7 @@
 import type { Recording } from "./capture";
 
 // Math's members read once: in jest's vm context every read of the global `Math` is slow (see wind-field.ts).
-const { max, min, abs, sqrt } = Math;
+const { max, abs, sqrt } = Math;
 
 export interface MotionGraphOptions {
   /** Mass index of the control point (§5, §6.1). */
@@ -91,8 +91,8 @@ export class MotionGraph {
   /** Transitions: the accepted neighbour j (-1 on the backbone). */
   readonly edgeTarget: Int32Array;
   readonly stats: MotionGraphStats;
-  private aheadFor = -1;
-  private aheadTable: Float32Array | null = null;
+  private leansFor = -1;
+  private leansTable: Float64Array | null = null;
 
   private constructor(rec: Recording, opts: Required<MotionGraphOptions>, alive: Uint8Array, csr: Csr, stats: MotionGraphStats) {
     this.recording = rec;
@@ -185,26 +185,31 @@ export class MotionGraph {
   }
 
   /**
-   * For every alive node n, the control point's horizontal displacement from its rest position
-   * (x, z) `lookahead` samples on along the backbone from n (fewer where the backbone's alive
-   * run ends): 2 per sample, [dx, dz]; 0 on the removed nodes. Where the motion continuing from n
-   * leads the tree (§6.1.2); cached for the last lookahead asked.
+   * For every edge k, the control point's horizontal displacement from its rest position (x, z) at
+   * the samples the edge plays, τ = 0 .. L-1 (the blend of its two stretches by w = smoothstep(τ/L)
+   * on a transition), summed with weight discount^τ: [Σx, Σz] per edge. The lean an edge itself
+   * gives a steered walk (§6.1.2, walk.ts); cached for the last discount asked.
    */
-  ahead(lookahead: number): Float32Array {
-    if (this.aheadTable && this.aheadFor === lookahead) return this.aheadTable;
-    const N = this.samples, M = this.recording.masses, c = this.control, P = this.recording.positions, R = this.recording.rest;
-    const out = new Float32Array(2 * N);
-    // runEnd[s]: the last sample of the alive backbone run s is in.
-    const runEnd = new Int32Array(N);
-    for (let s = N - 1; s >= 0; s--) runEnd[s] = this.alive[s] ? (s + 1 < N && this.alive[s + 1] ? runEnd[s + 1] : s) : -1;
-    for (let s = 0; s < N; s++) {
-      if (!this.alive[s]) continue;
-      const k = min(s + max(0, lookahead), runEnd[s]), o = (k * M + c) * 3;
-      out[2 * s] = P[o] - R[3 * c];
-      out[2 * s + 1] = P[o + 2] - R[3 * c + 2];
+  edgeLeans(discount: number): Float64Array {
+    if (this.leansTable && this.leansFor === discount) return this.leansTable;
+    const E = this.edgeCount, M = this.recording.masses, c = this.control, P = this.recording.positions, R = this.recording.rest;
+    const rx = R[3 * c], rz = R[3 * c + 2];
+    const out = new Float64Array(2 * E);
+    for (let k = 0; k < E; k++) {
+      const L = this.edgeL[k], a = this.edgeA[k], cc = this.edgeC[k], tr = this.edgeTransition[k];
+      let sx = 0, sz = 0, f = 1;
+      for (let i = 0; i < L; i++) {
+        const u = i / L, w = tr ? u * u * (3 - 2 * u) : 0;
+        const oa = ((a + i) * M + c) * 3, oc = ((cc + i) * M + c) * 3;
+        sx += f * ((1 - w) * P[oa] + w * P[oc] - rx);
+        sz += f * ((1 - w) * P[oa + 2] + w * P[oc + 2] - rz);
+        f *= discount;
+      }
+      out[2 * k] = sx;
+      out[2 * k + 1] = sz;
     }
-    this.aheadFor = lookahead;
-    this.aheadTable = out;
+    this.leansFor = discount;
+    this.leansTable = out;
     return out;
   }
 }

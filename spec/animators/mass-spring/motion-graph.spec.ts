@@ -219,21 +219,34 @@ describe("MotionGraph on a simulated tree's recording (§5)", () => {
     expect(Array.from(b.alive)).toEqual(Array.from(a.alive));
   });
 
-  it("ahead(): the control point's horizontal displacement from rest `lookahead` samples on along the alive backbone", () => {
+  it("edgeLeans(): each edge's control-point lean from rest over the samples it plays, blended on a transition, discounted", () => {
     const { sys, rec } = small;
     const control = controlPointCandidates(rec, sys.parent)[0];
     const g = MotionGraph.build(rec, { control, elongation: 2 });
-    const A = g.ahead(8);
-    expect(g.ahead(8)).toBe(A); // cached
-    const last = g.nodeList[g.nodeList.length - 1];
-    for (const s of [g.nodeList[0], g.nodeList[40], last]) {
-      let k = s;
-      for (let i = 0; i < 8 && k + 1 < rec.samples && g.alive[k + 1]; i++) k++;
-      const p = controlAt(rec, control, k);
-      expect(A[2 * s]).toBeCloseTo(p[0] - rec.rest[3 * control], 6);
-      expect(A[2 * s + 1]).toBeCloseTo(p[2] - rec.rest[3 * control + 2], 6);
+    const A = g.edgeLeans(0.9);
+    expect(g.edgeLeans(0.9)).toBe(A); // cached
+    const r = rec.rest, c = 3 * control;
+    let checked = 0;
+    for (let k = 0; k < g.edgeCount; k++) {
+      const L = g.edgeL[k];
+      let x = 0, z = 0;
+      for (let i = 0; i < L; i++) {
+        const w = g.edgeTransition[k] ? (i / L) ** 2 * (3 - 2 * (i / L)) : 0;
+        const pa = controlAt(rec, control, g.edgeA[k] + i), pc = controlAt(rec, control, g.edgeC[k] + i);
+        x += 0.9 ** i * ((1 - w) * pa[0] + w * pc[0] - r[c]);
+        z += 0.9 ** i * ((1 - w) * pa[2] + w * pc[2] - r[c + 2]);
+      }
+      expect(A[2 * k]).toBeCloseTo(x, 6);
+      expect(A[2 * k + 1]).toBeCloseTo(z, 6);
+      if (L === 1) {
+        // The backbone: the lean at the sample the edge leaves.
+        const p = controlAt(rec, control, g.edgeA[k]);
+        expect(A[2 * k]).toBeCloseTo(p[0] - r[c], 6);
+      }
+      checked += g.edgeTransition[k];
     }
-    expect(A[2 * last]).toBeCloseTo(controlAt(rec, control, last)[0] - rec.rest[3 * control], 6); // the run ends there
+    expect(checked).toBeGreaterThan(10);
+    expect(g.edgeLeans(1)).not.toBe(A);
   });
 
   it("on a lower-depth habel tree too", () => {
