@@ -1,14 +1,22 @@
 /**
  * WebGL context loss. Chromium takes a page's WebGL context away under GPU pressure and on a
- * driver reset, and may give it back later. Babylon then rebuilds what it keeps the source of
- * (shaders, vertex buffers, raw and dynamic textures from their last data, render targets) but
- * draws nothing meanwhile. This part:
+ * driver reset, and may give it back later. While it is gone nothing can be drawn: Babylon's run
+ * loop calls no frames. When it is back Babylon (9.28) rebuilds, from what it keeps on the CPU:
+ * every effect (the methods' material plugins and deforming shadow-depth ShaderMaterials among
+ * them), every vertex and index buffer from its last data (the meshes rewritten every frame too),
+ * every raw texture from the array last given to `RawTexture.update` (the float textures of the
+ * methods, which therefore come back with their last contents), the GUI's dynamic textures, and
+ * the render targets (the shadow maps, redrawn every frame). Measured in spec/e2e/context-loss:
+ * under every method, in single and compare views, the frame drawn after the restore is the frame
+ * drawn before the loss, pixel for pixel. So a method must upload its textures through
+ * `RawTexture.update(array)` (or create them from the array) and not change that array between
+ * uploads; nothing else is needed of it. This part does the rest:
  * - says so while the context is gone (a line over the canvas: the panel is drawn on the canvas,
  *   so it cannot show anything then);
- * - holds the host's run loop's clock meanwhile (Babylon calls no frames; the host must not count
- *   the gap as elapsed time), and tells it to go on from where it was when the context is back;
- * - asks the host to re-upload what Babylon cannot rebuild on its own (`restored`).
- * A Babylon Behavior of the scene: `detach()` removes the observers `attach()` added and the line.
+ * - tells the host when the context is back (`restored`), so its run loop counts the gap as no
+ *   elapsed time and the simulation goes on from where it was;
+ * - says whether the context is gone (`isLost`): the host's `step()` then advances without drawing.
+ * A Babylon Behavior of the scene: `detach()` removes the observers `attach()` added.
  */
 import type { Behavior } from "@babylonjs/core/Behaviors/behavior";
 import type { Scene } from "@babylonjs/core/scene";
@@ -16,24 +24,15 @@ import type { Observer } from "@babylonjs/core/Misc/observable";
 import type { AbstractEngine } from "@babylonjs/core/Engines/abstractEngine";
 
 /** What people read while the context is gone. */
-export const CONTEXT_LOST_MESSAGE = "The graphics context was lost (the GPU was reset or is busy). Waiting for it to come back; the simulation is held where it was.";
+export const CONTEXT_LOST_MESSAGE =
+  "The graphics context was lost (the GPU was reset or is busy). The simulation is held where it was until the context comes back. " +
+  "If it does not, reload the page: its address keeps the tree, the methods, the wind and the settings.";
 
 /** Where the message goes: shown while the context is gone, hidden when it is back. */
 export interface ContextNotice {
   show(message: string): void;
   hide(): void;
   dispose(): void;
-}
-
-/** What the host does on a loss and a restore. */
-export interface ContextLossHost {
-  /** The context is gone: nothing can be drawn until `restored()`. */
-  lost(): void;
-  /**
-   * The context is back and Babylon has rebuilt its resources: re-upload what it does not keep,
-   * and go on from where the simulation was (the gap is not elapsed time).
-   */
-  restored(): void;
 }
 
 /** The id of the line over the canvas (tests look for it). */
@@ -72,8 +71,12 @@ export class ContextLossBehavior implements Behavior<Scene> {
   private restoredObserver: Observer<AbstractEngine> | null = null;
   private gone = false;
 
-  /** `notice`: where the message goes (null: nowhere, as under NullEngine). */
-  constructor(private readonly host: ContextLossHost, private readonly notice: ContextNotice | null) {}
+  /**
+   * `restored`: the context is back and Babylon has rebuilt its resources; the host goes on from
+   * where the simulation was (the gap is not elapsed time). `notice`: where the message goes (null:
+   * nowhere, as under NullEngine).
+   */
+  constructor(private readonly restored: () => void, private readonly notice: ContextNotice | null) {}
 
   init(): void {}
 
@@ -89,11 +92,10 @@ export class ContextLossBehavior implements Behavior<Scene> {
     this.lostObserver = engine.onContextLostObservable.add(() => {
       this.gone = true;
       this.notice?.show(CONTEXT_LOST_MESSAGE);
-      this.host.lost();
     });
     this.restoredObserver = engine.onContextRestoredObservable.add(() => {
       this.gone = false;
-      this.host.restored();
+      this.restored();
       this.notice?.hide();
     });
   }
@@ -102,7 +104,8 @@ export class ContextLossBehavior implements Behavior<Scene> {
     this.lostObserver?.remove();
     this.restoredObserver?.remove();
     this.lostObserver = this.restoredObserver = null;
-    this.notice?.hide();
+    if (this.gone) this.notice?.hide();
+    this.gone = false;
     this.attachedNode = null;
   }
 

@@ -105,7 +105,7 @@ export class Sandbox {
     this.pointerCamera = new PointerCameraBehavior(this.stages);
     this.pointerCamera.attach(this.scene);
     // Nothing is drawn while the context is gone; on its return the simulation goes on from where it was.
-    this.contextLoss = new ContextLossBehavior({ lost: () => undefined, restored: () => (this.lastFrameAt = performance.now()) }, canvas ? canvasNotice(canvas) : null);
+    this.contextLoss = new ContextLossBehavior(() => (this.lastFrameAt = performance.now()), canvas ? canvasNotice(canvas) : null);
     this.contextLoss.attach(this.scene);
     // Every method starts from the material: a new one restarts them from rest, as a new tree does.
     this.events.changes.add((what) => {

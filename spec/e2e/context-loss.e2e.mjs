@@ -173,3 +173,47 @@ test("context loss: every method in compare views comes back drawn as before and
     await survives(ctx.page, group, ctx);
   }
 }, { timeout: 400_000 });
+
+test("context loss: methods switched, a view added and a motion texture resized while the context is gone are drawn once it is back", async ({ page, url, shot, errors, log }) => {
+  await setUp(page, url, errors);
+  await page.evaluate(() => {
+    window.sandbox.pause();
+    window.sandbox.step(30);
+  });
+  const ids = ["spectral-beam", "mass-spring"];
+  // Every GPU resource of these views (shaders, float textures, shadow maps) is made while the context is gone.
+  await loseAndRestore(page, log, {
+    whileLost: () => page.evaluate(async (ids) => {
+      await window.sandbox.use(ids);
+      window.sandbox.params("spectral-beam", { textureSize: "128" });
+      window.sandbox.step(60);
+    }, ids),
+  });
+  await page.evaluate(() => window.sandbox.step(0));
+  await frames(page, 2);
+  await page.evaluate(() => window.sandbox.step(0));
+  const after = await snapshot(page, await shot("context-loss-made-while-lost"));
+  // The same views made again with the context there, and stepped as far: the same frame.
+  await page.evaluate(async (ids) => {
+    await window.sandbox.use(ids);
+    window.sandbox.step(60);
+  }, ids);
+  await frames(page, 2);
+  await page.evaluate(() => window.sandbox.step(0));
+  const made = await snapshot(page, await shot("context-loss-made-with-context"));
+  const same = changed(made.cells, after.cells);
+  log(`views made while the context was gone: dark pixels ${after.cells.map((v) => v.dark).join("/")} (made with it: ${made.cells.map((v) => v.dark).join("/")}); pixels changed ${same.map((f) => (100 * f).toFixed(2) + "%").join("/")}`);
+  assert.deepEqual(after.cells.map((v) => v.id), ids);
+  for (let k = 0; k < ids.length; k++) {
+    const v = after.cells[k];
+    assert.ok(v.dark > 300 && v.black < 0.2 * v.pixels, `the ${v.id} view made while the context was gone is drawn (${v.dark} dark, ${v.black} black)`);
+    assert.ok(same[k] < 0.001, `the ${v.id} view made while the context was gone draws what it draws when made with the context (${(100 * same[k]).toFixed(2)}% of its pixels differ)`);
+  }
+  await page.evaluate(() => window.sandbox.step(20));
+  const later = await snapshot(page);
+  const moved = changed(after.cells, later.cells);
+  for (let k = 0; k < ids.length; k++) assert.ok(moved[k] > 1e-3, `the ${ids[k]} view moves (${(100 * moved[k]).toFixed(3)}% changed over 20 steps)`);
+  const stats = await page.evaluate(() => window.sandbox.stats());
+  assert.deepEqual(stats.errors, [], "no error shown");
+  assert.deepEqual(errors, [], "no page error");
+}, { timeout: 300_000 });
