@@ -135,8 +135,9 @@ export function footSpread(positions: Float32Array, up: UpAxis): number {
 /**
  * Turns, scales and moves a model's vertices (a copy) so it stands as the sandbox's trees do.
  * `indices`: its triangles. `up`: the model's up axis, or undefined to find it: from `wood`, the
- * model's wood in its own coordinates, when its thickest piece tapers clearly along one axis
- * (upFromWood); else `convention`, the format's (glTF says +y) when given; else between +y and +z
+ * model's wood in its own coordinates, when its trunk stands clearly along one axis (upFromWood:
+ * the largest of separate parts, or, welded into one mesh, from the thickest of its ends);
+ * else `convention`, the format's (glTF says +y) when given; else between +y and +z
  * (DETECTED_UP_AXES), the one along which the model stands on the fewest pieces (footPieces), then
  * on the widest foot (footSpread).
  * Throws on an empty or non-finite model.

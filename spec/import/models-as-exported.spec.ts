@@ -71,10 +71,11 @@ const CASES: { what: string; spec: TreeModelSpec; welded?: boolean | null; roles
   // Z-up in centimetres.
   { what: "Z-up in centimetres, one object per branch, leaves one object", spec: { children: 3, levels: 3, wood: "per-branch", leaves: "one-mesh", naming: "neutral", zUp: true, unitsPerMetre: 100 } },
   // A welded tree seen from the side stands on one piece too (a limb and its twigs), and wider
-  // than its trunk: normalise.ts's foot test picks the side (see the failing test below), so
-  // here the person sets the up axis.
-  { what: "Z-up in centimetres, one welded mesh and a leaves object, the up axis set", spec: { children: 3, levels: 3, wood: "welded", leaves: "one-mesh", naming: "neutral", zUp: true, unitsPerMetre: 100 }, welded: true, options: { up: "+z" } },
-  { what: "Z-up in centimetres, one welded mesh, bare, the up axis set", spec: { children: 3, levels: 3, wood: "welded", leaves: "none", naming: "neutral", zUp: true, unitsPerMetre: 100 }, welded: true, options: { up: "+z" } },
+  // than its trunk: the foot test alone would lay it on its side. Its up axis is read from its
+  // wood: the trunk's base is the thickest of the mesh's ends (tree/extract/up.ts).
+  { what: "Z-up in centimetres, one welded mesh and a leaves object", spec: { children: 3, levels: 3, wood: "welded", leaves: "one-mesh", naming: "neutral", zUp: true, unitsPerMetre: 100 }, welded: true },
+  { what: "Z-up in centimetres, one welded mesh, bare", spec: { children: 3, levels: 3, wood: "welded", leaves: "none", naming: "neutral", zUp: true, unitsPerMetre: 100 }, welded: true },
+  { what: "Z-up in centimetres, one welded mesh, 4 levels, a leaf per object", spec: { children: 2, levels: 4, wood: "welded", leaves: "per-leaf", naming: "neutral", zUp: true, unitsPerMetre: 100 }, welded: true },
   // No name says anything: sorted by shape.
   { what: "no names at all: one unnamed mesh of tubes and leaf cards", spec: { children: 3, levels: 3, wood: "one-object", leaves: "one-mesh", naming: "none" }, roles: [["unnamed mesh: the rest", "wood"], ["unnamed mesh: small flat pieces", "leaves"]] },
   { what: "no names at all: one unnamed mesh, the wood welded", spec: { children: 3, levels: 3, wood: "welded", leaves: "one-mesh", naming: "none" }, welded: true },
@@ -103,12 +104,26 @@ describe("tree models as other tools export them: the tree found is the tree mad
   });
 });
 
-// Known: the up axis of welded wood is not read from its trunk (upFromWood answers for separate
-// parts only), and the foot test of normalise.ts stands this one on its side. Passes when fixed.
-it.failing("Z-up in centimetres, one welded mesh: the up axis is detected", async () => {
-  const made = makeTreeModel({ children: 3, levels: 3, wood: "welded", leaves: "one-mesh", naming: "neutral", zUp: true, unitsPerMetre: 100 });
-  const t = await importMade("welded-z.obj", made);
-  expect(t.up).toBe("+z");
+describe("the up axis of one welded mesh, found from its wood", () => {
+  // Each as written (the up axis detected) and with the up axis set as a person would: the same tree.
+  for (const [what, spec] of [
+    ["Z-up in centimetres, with leaves", { children: 3, levels: 3, wood: "welded", leaves: "one-mesh", naming: "neutral", zUp: true, unitsPerMetre: 100 }],
+    ["Z-up in centimetres, bare", { children: 3, levels: 3, wood: "welded", leaves: "none", naming: "neutral", zUp: true, unitsPerMetre: 100 }],
+    ["Y-up in metres, with leaves", { children: 3, levels: 3, wood: "welded", leaves: "one-mesh", naming: "neutral" }],
+    ["Y-up in metres, bare", { children: 3, levels: 3, wood: "welded", leaves: "none", naming: "neutral" }],
+  ] as [string, TreeModelSpec][]) {
+    it(`${what}: detected, and the tree found is the one found with the axis set`, async () => {
+      const made = makeTreeModel(spec);
+      const up = spec.zUp ? "+z" : "+y";
+      const found = await importMade("welded.obj", made);
+      expect({ up: found.up, detected: found.upDetected }).toEqual({ up, detected: true });
+      if (spec.zUp) expect(found.notes.join(" ")).toMatch(/its up axis is \+z \(found from the trunk\)/);
+      const set = await importMade("welded.obj", made, { up });
+      expect(set.upDetected).toBe(false);
+      expect({ branches: found.skeleton.branchCount, levels: found.skeleton.levels }).toEqual({ branches: set.skeleton.branchCount, levels: set.skeleton.levels });
+      expectMade(found, made);
+    }, 30_000);
+  }
 });
 
 describe("sorting wood from leaves without materials", () => {

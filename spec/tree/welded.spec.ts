@@ -3,8 +3,10 @@
 // hierarchy through the Reeb graph of the geodesic distance from the base and compared with the
 // original, as extract.spec.ts does for separate parts: branch count within 10%, the same number
 // of levels, the right parent for at least 90% of the branches.
-import { bindVertices, extractHierarchy, meshParts, type PartsHierarchy, type WoodMesh } from "../../app/tree/extract";
+import { join } from "node:path";
+import { bindVertices, extractHierarchy, meshParts, upFromWood, type PartsHierarchy, type WoodMesh } from "../../app/tree/extract";
 import { extractFromWelded } from "../../app/tree/extract/welded";
+import { readObj } from "../support/model-files";
 import { weldTree } from "../support/weld-tree";
 import { buildTreeGeometry, type MeshArrays } from "../../app/tree/geometry";
 import { grammarToSkeleton } from "../../app/lsystem/lsystem";
@@ -208,5 +210,48 @@ describe("branch hierarchy from one welded mesh", () => {
     expect(() => extractHierarchy({ positions: new Float32Array(9), indices: new Uint32Array(0) })).toThrow(/the wood has no triangles \(3 vertices/);
     // Indices past the vertices.
     expect(() => extractFromWelded({ positions: new Float32Array(9), indices: Uint32Array.of(0, 1, 7) })).toThrow(/uses vertex 7, but the mesh has 3/);
+  });
+});
+
+describe("the up axis of one welded mesh (upFromWood): the trunk's base is the thickest of its ends", () => {
+  /** The mesh turned so that its +y points along `up` (as a file written with that up axis has it). */
+  const TURNS: Record<string, (x: number, y: number, z: number) => [number, number, number]> = {
+    "+y": (x, y, z) => [x, y, z], "-y": (x, y, z) => [x, -y, -z], "+z": (x, y, z) => [x, -z, y],
+    "-z": (x, y, z) => [x, z, -y], "+x": (x, y, z) => [y, -x, z], "-x": (x, y, z) => [-y, x, z],
+  };
+  const turned = (w: WoodMesh, up: string, scale = 1): WoodMesh => {
+    const positions = new Float32Array(w.positions.length);
+    for (let i = 0; i < positions.length; i += 3) positions.set(TURNS[up](scale * w.positions[i], scale * w.positions[i + 1], scale * w.positions[i + 2]), i);
+    return { positions, indices: w.indices };
+  };
+  const woods: [string, () => WoodMesh][] = [
+    ...["demo", "conifer", "sympodial"].map((name): [string, () => WoodMesh] => [`the welded ${name} tree`, () => {
+      const s = preset(name);
+      return weldTree(s, buildTreeGeometry(s).bark);
+    }]),
+    // Coarse: the trunk two rings 1.4 m apart, its base ring an end of eight vertices.
+    ["welded.obj's bark (assets/models/own_welded_obj)", () => readObj(join(__dirname, "../../assets/models/own_welded_obj/welded.obj")).find((p) => p.material === "bark")!],
+  ];
+  for (const [what, wood] of woods) {
+    it(`${what}: found whichever of the six axes is up, in metres or centimetres`, () => {
+      const w = wood();
+      for (const up of Object.keys(TURNS)) {
+        for (const scale of up === "+z" ? [1, 100] : [1]) {
+          const found = upFromWood(turned(w, up, scale));
+          expect({ up, scale, found: found?.up }).toEqual({ up, scale, found: up });
+          expect(found!.cos).toBeGreaterThan(0.9);
+        }
+      }
+    });
+  }
+
+  it("says nothing for a welded piece that does not branch (a tube has two ends, neither a trunk's base)", () => {
+    const s = preset("demo");
+    const bark = buildTreeGeometry(s).bark;
+    // The trunk's tube alone.
+    const indices: number[] = [];
+    for (let t = 0; t < bark.indices.length; t += 3) if (Math.round(bark.branchIndex[bark.indices[t]]) === 0) indices.push(bark.indices[t], bark.indices[t + 1], bark.indices[t + 2]);
+    expect(meshParts({ positions: bark.positions, indices: Uint32Array.from(indices) }).count).toBe(1);
+    expect(upFromWood({ positions: bark.positions, indices: Uint32Array.from(indices) })).toBeNull();
   });
 });

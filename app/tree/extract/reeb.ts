@@ -41,9 +41,11 @@ export interface ReebGraph {
 
 /**
  * The Reeb graph of the geodesic distance from the base of one welded part (its vertices:
- * partOfVertex === part), by a sweep from the tips down.
+ * partOfVertex === part), by a sweep from the tips down. `source`: a vertex of the part to
+ * measure from instead of the base (the lowest band along +y), for a part whose up axis is not
+ * known yet (up.ts: one end of the wood).
  */
-export function reebGraph(P: Float32Array, graph: MeshGraph, partOfVertex: Int32Array, part: number): ReebGraph {
+export function reebGraph(P: Float32Array, graph: MeshGraph, partOfVertex: Int32Array, part: number, source?: number): ReebGraph {
   const { canon, start, next } = graph;
   const n = canon.length;
   // The part's canonical vertices.
@@ -66,11 +68,12 @@ export function reebGraph(P: Float32Array, graph: MeshGraph, partOfVertex: Int32
   let bx = 0, by = 0, bz = 0;
   for (let k = 0; k < m; k++) {
     const v = verts[k], y = P[3 * v + 1];
-    if (y > minY + band) continue;
+    if (source === undefined ? y > minY + band : v !== graph.canon[source]) continue;
     sources.push(v);
-    dist[v] = y - minY;
+    dist[v] = source === undefined ? y - minY : 0;
     bx += P[3 * v]; by += y; bz += P[3 * v + 2];
   }
+  if (sources.length === 0) throw new RangeError(`vertex ${source} is not in part ${part} of the wood`);
   bx /= sources.length; by /= sources.length; bz /= sources.length;
   let baseRadius = 0;
   for (const v of sources) baseRadius += Math.hypot(P[3 * v] - bx, P[3 * v + 1] - by, P[3 * v + 2] - bz) / sources.length;
