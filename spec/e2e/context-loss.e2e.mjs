@@ -99,7 +99,7 @@ async function survives(page, ids, { shot, errors, log }) {
   for (const v of before.cells) assert.ok(v.dark > 300, `${name}: a tree is drawn in the ${v.id} view before the loss (${v.dark} dark pixels)`);
 
   // 1. Paused: the same state drawn again after the restore must be the same picture.
-  const restoreMs = await loseAndRestore(page, log);
+  const restoreMs = await loseAndRestore(page, log, { whileLost: () => shot(`context-loss-${name}-lost`) });
   await page.evaluate(() => window.sandbox.step(0));
   await frames(page, 2);
   await page.evaluate(() => window.sandbox.step(0));
