@@ -287,6 +287,24 @@ export class ViewSet implements TreeStage {
     this.d.changed("views");
   }
 
+  /**
+   * True when the next drawn frame shows every view as its state says: every mesh's material and
+   * every shadow map's materials compiled. A method's deforming depth materials are compiled anew
+   * for each animator (ShadowDepthWrapper, shadow-depth.ts) and in the background (parallel shader
+   * compilation): until they are, the shadow maps leave the tree out, so a frame drawn then differs
+   * from the same frame drawn later. Asking also starts the compilation. Whoever draws a frame that
+   * must be the same every time (a frame-exact video) waits for this; it never changes a step.
+   */
+  ready(): boolean {
+    const scene = this.d.scene;
+    let ready = scene.isReady(false);
+    for (const light of scene.lights) {
+      const map = light.getShadowGenerator()?.getShadowMap();
+      if (map && !map.isReadyForRendering()) ready = false;
+    }
+    return ready;
+  }
+
   /** The views on show: method, cell, own ms per frame. */
   info(): ViewInfo[] {
     const stages = this.d.stages;
