@@ -63,8 +63,23 @@ export function deformedShadows(scene: Scene, mesh: Mesh, makeDepth: () => Mater
   for (const g of generators) g.getShadowMap()!.setMaterialForRendering(mesh, depth);
   return () => {
     for (const g of generators) g.getShadowMap()?.setMaterialForRendering(mesh, undefined);
+    if (depth.shadowDepthWrapper) releaseDepthEffects(depth.shadowDepthWrapper);
     depth.shadowDepthWrapper?.dispose();
     depth.shadowDepthWrapper = null;
     depth.dispose(false, false);
   };
+}
+
+/**
+ * The depth effects a wrapper compiled (one per sub-mesh and shadow generator, each under its own
+ * random token, so never shared): Babylon's ShadowDepthWrapper.dispose() leaves them in the
+ * engine's effect cache, with their GL programs and an observer each on the engine (it frees them
+ * only when the mesh is disposed, and dispose() stops listening for that). Released here, or every
+ * method switch, compare view and tree would leave two programs behind.
+ */
+function releaseDepthEffects(wrapper: ShadowDepthWrapper): void {
+  const byMesh = (wrapper as unknown as { _subMeshToDepthWrapper?: { mm?: Map<unknown, Map<unknown, { mainDrawWrapper?: { effect?: { dispose(): void } | null } }>> } })._subMeshToDepthWrapper?.mm;
+  if (!byMesh) return;
+  for (const byGenerator of byMesh.values()) for (const entry of byGenerator.values()) entry.mainDrawWrapper?.effect?.dispose();
+  byMesh.clear();
 }

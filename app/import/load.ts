@@ -232,10 +232,14 @@ export async function readModel(files: readonly ModelFile[], scene: Scene, from:
   let container: AssetContainer;
   const before = { ...FilesInputStore.FilesToLoad };
   Object.assign(FilesInputStore.FilesToLoad, registered);
+  const disposeObservers = new Set(scene.onDisposeObservable.observers);
   try {
     const file = new File([main.data], main.name);
     container = await LoadAssetContainerAsync(file, scene, { rootUrl: "file:", pluginExtension: ext });
+    forgetOnSceneDispose(container, scene, disposeObservers);
   } catch (e) {
+    // A container the loader made before it failed is dropped: its observer goes too.
+    for (const o of containerObservers(scene, disposeObservers)) scene.onDisposeObservable.remove(o);
     const why = e instanceof Error ? e.message : String(e);
     throw new RangeError(`${main.name} could not be read: ${why.replace(/^Unable to load from file:[^:]*: /, "")}. The file may be damaged or cut short; export it again`);
   } finally {
@@ -289,6 +293,26 @@ async function fixMtl(data: Blob, byName: ReadonlyMap<string, Blob>): Promise<Bl
   }
   close();
   return new Blob([out.join("\n")], { type: "text/plain" });
+}
+
+/**
+ * Babylon's AssetContainer adds an observer to scene.onDisposeObservable when it is made (to dispose
+ * itself with the scene) and its dispose() never removes it: every model loaded would leave one
+ * observer, and the emptied container it holds, on the scene. The container here is always disposed
+ * by this module (extract() or a failure), so that observer goes when the container does: the ones
+ * added while it loaded that are the container's own (their code names `_wasAddedToScene`).
+ */
+function forgetOnSceneDispose(container: AssetContainer, scene: Scene, before: ReadonlySet<unknown>): void {
+  const own = containerObservers(scene, before);
+  const dispose = container.dispose.bind(container);
+  container.dispose = () => {
+    dispose();
+    for (const o of own) scene.onDisposeObservable.remove(o);
+  };
+}
+
+function containerObservers(scene: Scene, before: ReadonlySet<unknown>) {
+  return scene.onDisposeObservable.observers.filter((o) => !before.has(o) && String(o.callback).includes("_wasAddedToScene"));
 }
 
 /** Plain data and looks from the loaded container; disposes all of it but the textures kept. */
