@@ -100,7 +100,22 @@ test("mass-spring: record from the panel, overlays, walk the motion graph, steer
   await frames(page, 3);
   await shot("motion-graph-overlay");
 
-  // §6.1.2: the arrow dragged with the mouse; the walk leans the tree the way it points.
+  // §6.1.2: the arrow dragged with the mouse; the walk leans the tree the way it points. How far
+  // the graph lets the control point lean along z (its samples' range) sets the margin asked: a
+  // recording leans its tree further one way than the other, and a walk can only lean as its graph
+  // allows, but walks steered +z and -z lean apart by a good share of that range (0.41 of it or
+  // more in 220 walks of 22 recordings of the habel tree made as here; a walk trapped in a short
+  // loop, or one steered the wrong way, does not).
+  const zRange = await page.evaluate(() => {
+    const g = window.sandboxDebug.animator().playback.graph, rec = g.recording, c = g.control, M = rec.masses;
+    let lo = Infinity, hi = -Infinity;
+    for (const s of g.nodeList) {
+      const z = rec.positions[(s * M + c) * 3 + 2] - rec.rest[3 * c + 2];
+      lo = Math.min(lo, z);
+      hi = Math.max(hi, z);
+    }
+    return { lo, hi };
+  });
   const toZ = await dragArrow(page, 90);
   log(`arrow dragged to ${toZ}°`);
   assert.ok(angleGap(toZ, 90) < 20, `the arrow turned the wind to ${toZ}°, not about 90°`);
@@ -109,8 +124,9 @@ test("mass-spring: record from the panel, overlays, walk the motion graph, steer
   log(`arrow dragged to ${toMinusZ}°`);
   assert.ok(angleGap(toMinusZ, 270) < 20, `the arrow turned the wind to ${toMinusZ}°, not about 270°`);
   const leanMinusZ = await meanLean(page, 1200);
-  log(`mean control-point lean: arrow +z ${JSON.stringify(leanZ)}; arrow -z ${JSON.stringify(leanMinusZ)}`);
-  assert.ok(leanZ.z > leanMinusZ.z + 0.02, "the walk follows the arrow");
+  log(`mean control-point lean: arrow +z ${JSON.stringify(leanZ)}; arrow -z ${JSON.stringify(leanMinusZ)}; the graph's samples lean z ${zRange.lo.toFixed(3)} to ${zRange.hi.toFixed(3)} m`);
+  assert.ok(leanZ.z - leanMinusZ.z > 0.25 * (zRange.hi - zRange.lo),
+    `the walk follows the arrow: mean lean z ${leanZ.z.toFixed(3)} m toward +z, ${leanMinusZ.z.toFixed(3)} m toward -z, less than a quarter of the graph's range ${zRange.lo.toFixed(3)} to ${zRange.hi.toFixed(3)} m apart`);
   await frames(page, 2);
   await shot("motion-graph-steered");
 
@@ -127,7 +143,10 @@ test("mass-spring: record from the panel, overlays, walk the motion graph, steer
   assert.equal(live.nonFinite, false);
   assert.equal(live.overlay, false);
   assert.deepEqual(errors, []);
-});
+  // The 8 s recording of the 5099-mass tree is about half of it (53 of 111 s on a quiet 2-core
+  // machine) and the two drags 20 s; with other browsers running beside it, it went past the
+  // runner's 120 s twice.
+}, { timeout: 240_000 });
 
 test("mass-spring: a grove of 100 instanced trees walks its own graphs, answers the arrow, and its slider sets the count", async ({ page, url, shot, errors, log }) => {
   // A smaller window: software rendering of the grove is the slow part of this test.
