@@ -1,6 +1,6 @@
 /**
  * The per-frame, per-branch half of the spectral-beam deformation (Habel, Kusternig and Wimmer
- * 2009, eqs. 18-23): each branch's ancestors' displacement and normal transform, its carried
+ * 2009, eqs. 18-23): each branch's ancestors' rigid motion (rotation and translation), its carried
  * frame and its own amplitude, written into the branch data texture for the vertex shader; and
  * the ease that keeps a branch from jumping when a parameter or texture changes.
  */
@@ -12,11 +12,12 @@ import { lookupAtlas, type DeformSource } from "./vertex";
 const IDENTITY = [1, 0, 0, 0, 1, 0, 0, 0, 1];
 
 export class BranchComposer {
-  // Per-branch composition of the ancestors.
-  private readonly tangentMap: Float64Array;
-  private readonly normalMap: Float64Array;
-  private readonly displacement: Float64Array;
+  // Per-branch composition of the ancestors: the rigid motion p -> R_b p + T_b.
+  private readonly rotation: Float64Array;
+  private readonly translation: Float64Array;
   private readonly gScratch = new Float64Array(3);
+  private readonly mScratch = new Float64Array(9);
+  private readonly tScratch = new Float64Array(3);
   private readonly sample = new Float64Array(4);
   /** Each branch's A_r, A_s as shown last frame; after a change, the offset from the new motion
    *  that decays (EASE_TAU) and when it started. */
@@ -28,9 +29,8 @@ export class BranchComposer {
   private lastComposeTime = -1;
 
   constructor(branchCount: number) {
-    this.tangentMap = new Float64Array(9 * branchCount);
-    this.normalMap = new Float64Array(9 * branchCount);
-    this.displacement = new Float64Array(3 * branchCount);
+    this.rotation = new Float64Array(9 * branchCount);
+    this.translation = new Float64Array(3 * branchCount);
     this.previousA = new Float64Array(2 * branchCount);
     this.olderA = new Float64Array(2 * branchCount);
     this.easeOffset = new Float64Array(2 * branchCount);
@@ -45,21 +45,27 @@ export class BranchComposer {
   /**
    * The branch-constant part of eqs. 20-23, once per branch per frame, parents first (a parent's
    * index is always lower). A vertex's w-vector below its own level holds only attachment points
-   * (§3), so what the levels above do to a vertex is the same for its whole branch: the ancestors'
-   * displacement Δ_b (eq. 20 at the attachment points, summed), their normal transform N_b
-   * (eq. 23, composed), and the branch's frame carried by them (eq. 22). Its own amplitude A_{r,s}
+   * (§3), so what the levels above do to a vertex is the same for its whole branch: a rigid motion
+   * p -> R_b p + T_b. Each ancestor moves the branch's attachment point c_b (its base node) by its
+   * offset there (eq. 20 at x = w_i, summed down the chain) and turns the branch about it by the
+   * ancestor's slope there: the rotation taking the ancestor's tangent t to t + u'_r r + u'_s s,
+   * the direction eq. 22 gives it; on the ancestor's own normals it turns them as eq. 23 does. The
+   * paper only translates the child (eq. 20) while turning its frames (eq. 22) and normals (eq. 23),
+   * so in a strong wind a twig's normals leaned up to 44 degrees off its centre line; turning its
+   * points as well keeps them perpendicular, and being rigid it keeps the twig's length. R_b turns
+   * the points, the normals and the branch's frame alike. The branch's own amplitude A_{r,s}
    * (§5.4's trajectory lookup plus eqs. 18, 19) is constant along it too. The vertex shader then
-   * applies Δ_b, N_b and the branch's own bend at the vertex's own x: the same result as walking the
-   * hierarchy per vertex, with the per-branch work done once instead of once per vertex (as
+   * applies R_b, T_b and the branch's own bend at the vertex's own x: the same result as walking
+   * the hierarchy per vertex, with the per-branch work done once instead of once per vertex (as
    * Zioma 2007 §6.5.1 moves "simulation per branch" out of the per-vertex shader).
    */
   compose(skeleton: TreeSkeleton, src: DeformSource): void {
     const s = skeleton, d = src.branchData, u = src.uniforms;
-    const J = this.tangentMap, N = this.normalMap, D = this.displacement;
+    const R = this.rotation, T = this.translation;
     const time = u[0], wdx = u[4], wdy = u[5], wdz = u[6], mean = u[7], turb = u[8];
     const lengthCorrection = u[2] > 0.5;
     const smp = this.sample;
-    const G = this.gScratch;
+    const G = this.gScratch, M = this.mScratch;
     // After a change: the offset from what was shown decays (EASE_TAU); captured on the first frame.
     const capture = this.easePending;
     this.easePending = false;
@@ -70,10 +76,10 @@ export class BranchComposer {
       const p = s.branchParent[b];
       const j = 9 * b, k = 3 * b;
       if (p < 0) {
-        for (let i = 0; i < 9; i++) { J[j + i] = IDENTITY[i]; N[j + i] = IDENTITY[i]; }
-        D[k] = D[k + 1] = D[k + 2] = 0;
+        for (let i = 0; i < 9; i++) R[j + i] = IDENTITY[i];
+        T[k] = T[k + 1] = T[k + 2] = 0;
       } else {
-        // The parent's own bend at this branch's attachment point (eqs. 20, 21, 13).
+        // The parent's own bend at this branch's attachment point (eqs. 20, 21, 13), in its carried frame.
         const q = branchTexel(p, 0);
         const tx = d[q], ty = d[q + 1], tz = d[q + 2], L = d[q + 3];
         const rx = d[q + 4], ry = d[q + 5], rz = d[q + 6], c2 = d[q + 7];
@@ -83,28 +89,42 @@ export class BranchComposer {
         const y = lengthCorrection ? arcLengthPosition(x, Math.sqrt(Ar * Ar + As * As), c2, c4) : x;
         const y2 = y * y, P = y2 * (c2 + c4 * y2), dP = y * (2 * c2 + 4 * c4 * y2);
         const ka = L * (y - x), kr = L * Ar * P, ks = L * As * P;
-        const kp = 3 * p;
-        D[k] = D[kp] + ka * tx + kr * rx + ks * sx;
-        D[k + 1] = D[kp + 1] + ka * ty + kr * ry + ks * sy;
-        D[k + 2] = D[kp + 2] + ka * tz + kr * rz + ks * sz;
+        // The attachment point: moved by the parent's ancestors (R_p c + T_p), then by its own offset (eq. 20).
+        const n0 = 3 * s.branchFirstNode[b];
+        const cx = s.nodePosition[n0], cy = s.nodePosition[n0 + 1], cz = s.nodePosition[n0 + 2];
+        const jp = 9 * p, kp = 3 * p;
+        const ax = R[jp] * cx + R[jp + 1] * cy + R[jp + 2] * cz + T[kp] + ka * tx + kr * rx + ks * sx;
+        const ay = R[jp + 3] * cx + R[jp + 4] * cy + R[jp + 5] * cz + T[kp + 1] + ka * ty + kr * ry + ks * sy;
+        const az = R[jp + 6] * cx + R[jp + 7] * cy + R[jp + 8] * cz + T[kp + 2] + ka * tz + kr * rz + ks * sz;
+        // The slope there (eq. 13): g = u'_r r + u'_s s. The rotation in the plane of t and g taking
+        // t to (t + g) / sqrt(1 + |g|^2) (eq. 22's tangent):
+        //   M = I + (g t^T - t g^T) / s + (1/s - 1) t t^T - g g^T / (s (1 + s)),  s = sqrt(1 + |g|^2).
         G[0] = dP * (Ar * rx + As * sx); G[1] = dP * (Ar * ry + As * sy); G[2] = dP * (Ar * rz + As * sz);
-        // eq. 22: J_b = (I + G t^T) J_p;  eq. 23: N_b = (I - t G^T) N_p.
-        const jp = 9 * p;
-        for (let c = 0; c < 3; c++) {
-          const tj = tx * J[jp + c] + ty * J[jp + 3 + c] + tz * J[jp + 6 + c];
-          const gn = G[0] * N[jp + c] + G[1] * N[jp + 3 + c] + G[2] * N[jp + 6 + c];
-          J[j + c] = J[jp + c] + G[0] * tj; J[j + 3 + c] = J[jp + 3 + c] + G[1] * tj; J[j + 6 + c] = J[jp + 6 + c] + G[2] * tj;
-          N[j + c] = N[jp + c] - tx * gn; N[j + 3 + c] = N[jp + 3 + c] - ty * gn; N[j + 6 + c] = N[jp + 6 + c] - tz * gn;
+        const sq = Math.sqrt(1 + G[0] * G[0] + G[1] * G[1] + G[2] * G[2]);
+        const ci = 1 / sq, cg = 1 / (sq * (1 + sq));
+        const tv = this.tScratch;
+        tv[0] = tx; tv[1] = ty; tv[2] = tz;
+        for (let a = 0; a < 3; a++) {
+          for (let c = 0; c < 3; c++) {
+            M[3 * a + c] = (a === c ? 1 : 0) + ci * (G[a] * tv[c] - tv[a] * G[c]) + (ci - 1) * tv[a] * tv[c] - cg * G[a] * G[c];
+          }
         }
+        // R_b = M R_p; T_b = a - R_b c (the branch turns about its attachment point).
+        for (let a = 0; a < 3; a++) {
+          for (let c = 0; c < 3; c++) R[j + 3 * a + c] = M[3 * a] * R[jp + c] + M[3 * a + 1] * R[jp + 3 + c] + M[3 * a + 2] * R[jp + 6 + c];
+        }
+        T[k] = ax - (R[j] * cx + R[j + 1] * cy + R[j + 2] * cz);
+        T[k + 1] = ay - (R[j + 3] * cx + R[j + 4] * cy + R[j + 5] * cz);
+        T[k + 2] = az - (R[j + 6] * cx + R[j + 7] * cy + R[j + 8] * cz);
       }
-      // The branch's frame, carried: J_b times its rest frame, normalised.
+      // The branch's frame, carried: R_b times its rest frame (normalised against rounding).
       const o = branchTexel(b, 0);
       for (let v = 0; v < 3; v++) {
         const f = 9 * b + 3 * v;
         const fx = s.branchFrame[f], fy = s.branchFrame[f + 1], fz = s.branchFrame[f + 2];
-        const ex = J[j] * fx + J[j + 1] * fy + J[j + 2] * fz;
-        const ey = J[j + 3] * fx + J[j + 4] * fy + J[j + 5] * fz;
-        const ez = J[j + 6] * fx + J[j + 7] * fy + J[j + 8] * fz;
+        const ex = R[j] * fx + R[j + 1] * fy + R[j + 2] * fz;
+        const ey = R[j + 3] * fx + R[j + 4] * fy + R[j + 5] * fz;
+        const ez = R[j + 6] * fx + R[j + 7] * fy + R[j + 8] * fz;
         const inv = 1 / Math.sqrt(ex * ex + ey * ey + ez * ez);
         d[o + 4 * v] = ex * inv; d[o + 4 * v + 1] = ey * inv; d[o + 4 * v + 2] = ez * inv;
       }
@@ -140,10 +160,10 @@ export class BranchComposer {
       this.olderA[2 * b] = this.previousA[2 * b]; this.olderA[2 * b + 1] = this.previousA[2 * b + 1];
       this.previousA[2 * b] = Ar; this.previousA[2 * b + 1] = As;
       const o4 = o + 16;
-      d[o4] = D[k]; d[o4 + 1] = D[k + 1]; d[o4 + 2] = D[k + 2];
+      d[o4] = T[k]; d[o4 + 1] = T[k + 1]; d[o4 + 2] = T[k + 2];
       for (let r = 0; r < 3; r++) {
         const t = o5 + 4 * r;
-        d[t] = N[j + 3 * r]; d[t + 1] = N[j + 3 * r + 1]; d[t + 2] = N[j + 3 * r + 2];
+        d[t] = R[j + 3 * r]; d[t + 1] = R[j + 3 * r + 1]; d[t + 2] = R[j + 3 * r + 2];
       }
     }
   }

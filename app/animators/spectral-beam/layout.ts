@@ -6,11 +6,12 @@
 
 // ---- branch data texture (Table 2, per branch) --------------------------------------------------
 /** Texels (RGBA32F) per branch:
- *  0: t.xyz, L      1: r.xyz, c2      2: s.xyz, c4    (§4.3; the frame as carried by the ancestors' bends, eq. 22)
+ *  0: t.xyz, L      1: r.xyz, c2      2: s.xyz, c4    (§4.3; the frame as turned by the ancestors' bends, R_b)
  *  3: A_r, A_s of this frame (§5.4 lookup + eqs. 18, 19), own level (0..3), highlight (0 or 1)
- *  4: Δ.xyz, the ancestors' displacement of the branch (eq. 20 summed from the trunk down), A_max
- *  5, 6, 7: the ancestors' normal transform (eq. 23 composed), one row each; w: motion texture
- *     slot, trajectory start x, y
+ *  4: T_b.xyz, A_max    5, 6, 7: R_b, one row each: the ancestors' rigid motion of the branch,
+ *     p -> R_b p + T_b (its attachment point moved by eq. 20 at x = w_i from the trunk down, the
+ *     branch turned there by each ancestor's slope, compose.ts); w: motion texture slot,
+ *     trajectory start x, y
  *  8: m.xy (§5.4: the branch's motion vector), f_h (Hz), 1 / stiffness (the parameter times the branch's own)
  * The vertex shader reads texels 0 to 7; texel 8 and the w of 5 to 7 are the per-branch pass's. */
 export const TEXELS_PER_BRANCH = 9;

@@ -108,8 +108,8 @@ void sbLeafBend(inout vec3 p, inout vec3 n, vec3 t, vec3 r, vec3 nr, float x, fl
 #endif
 }
 
-// The whole deformation: leaves flutter (§7), then the ancestors (Δ_b, N_b, composed per branch
-// from the trunk down) and the branch's own bend at the vertex's x (eqs. 20-23).
+// The whole deformation: leaves flutter (§7), then the ancestors' rigid motion (R_b, T_b, composed
+// per branch from the trunk down, compose.ts) and the branch's own bend at the vertex's x (eqs. 20-23).
 void sbDeform(inout vec3 p, inout vec3 n, float branchIndexF, vec4 w, vec4 leafFrame, vec2 leafCoord) {
   int b = int(floor(branchIndexF + 0.5));
   if (b < 0) return; // unbound (an imported model's vertex on no branch): stays at rest, as in the twin
@@ -146,17 +146,19 @@ void sbDeform(inout vec3 p, inout vec3 n, float branchIndexF, vec4 w, vec4 leafF
   vec4 t4 = texelFetch(${BRANCH_SAMPLER}, o + ivec2(4, 0), 0);
   vec3 t = t0.xyz, r = t1.xyz, s = t2.xyz;
   float L = t0.w, c2 = t1.w, c4 = t2.w, Ar = t3.x, As = t3.y;
+  vec3 m0 = texelFetch(${BRANCH_SAMPLER}, o + ivec2(5, 0), 0).xyz;                    // R_b, the ancestors'
+  vec3 m1 = texelFetch(${BRANCH_SAMPLER}, o + ivec2(6, 0), 0).xyz;                    // rotation (rows):
+  vec3 m2 = texelFetch(${BRANCH_SAMPLER}, o + ivec2(7, 0), 0).xyz;                    // p = R_b p + T_b
+  p = vec3(dot(m0, p), dot(m1, p), dot(m2, p));
 #ifndef ${POSITION_ONLY_DEFINE}
-  n = vec3(dot(texelFetch(${BRANCH_SAMPLER}, o + ivec2(5, 0), 0).xyz, n),           // eq. 23, ancestors
-           dot(texelFetch(${BRANCH_SAMPLER}, o + ivec2(6, 0), 0).xyz, n),
-           dot(texelFetch(${BRANCH_SAMPLER}, o + ivec2(7, 0), 0).xyz, n));
+  n = vec3(dot(m0, n), dot(m1, n), dot(m2, n));                                         // n = R_b n
 #endif
   float x = w[int(t3.z + 0.5)];
   float y = sbU0.z > 0.5 ? sbArcLengthPosition(x, sqrt(Ar * Ar + As * As), c2, c4) : x;   // eq. 21
   float y2 = y * y;
   float P = y2 * (c2 + c4 * y2);                                                        // eq. 7
   float dP = y * (2.0 * c2 + 4.0 * c4 * y2);
-  p += t4.xyz + (L * (y - x)) * t + (L * Ar * P) * r + (L * As * P) * s;                 // eq. 20
+  p += t4.xyz + (L * (y - x)) * t + (L * Ar * P) * r + (L * As * P) * s;                 // T_b, eq. 20
 #ifndef ${POSITION_ONLY_DEFINE}
   float gr = Ar * dP, gs = As * dP;                                                     // eq. 13
   n -= (gr * dot(r, n) + gs * dot(s, n)) * t;                                           // eq. 23

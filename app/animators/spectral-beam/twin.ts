@@ -181,7 +181,7 @@ export class SpectralBeamTwin {
       }
       d[o0 + 3] = s.branchLength[b];
       d[branchTexel(b, 3) + 2] = this.levelOf[b];
-      // Identity normal transform until the first frame.
+      // Identity rotation (and no translation) until the first frame.
       d[branchTexel(b, 5)] = d[branchTexel(b, 6) + 1] = d[branchTexel(b, 7) + 2] = 1;
     }
   }
@@ -463,7 +463,7 @@ export class SpectralBeamTwin {
     const d = this.branchData;
     for (let b = 0; b < this.branchCount; b++) {
       const o = branchTexel(b, 0);
-      // c2, c4, A_r, A_s, Δ
+      // c2, c4, A_r, A_s, T_b
       if (!Number.isFinite(d[o + 7] + d[o + 11] + d[o + 12] + d[o + 13] + d[o + 16] + d[o + 17] + d[o + 18])) return true;
     }
     return false;

@@ -100,10 +100,13 @@ export function deformVertex(
   const rx = d[o + 4], ry = d[o + 5], rz = d[o + 6], c2 = d[o + 7];
   const sx = d[o + 8], sy = d[o + 9], sz = d[o + 10], c4 = d[o + 11];
   const Ar = d[o + 12], As = d[o + 13];
-  // eq. 23 through the ancestors: n = N_b n.
-  const mx = d[o + 20] * nx + d[o + 21] * ny + d[o + 22] * nz;
-  const my = d[o + 24] * nx + d[o + 25] * ny + d[o + 26] * nz;
-  const mz = d[o + 28] * nx + d[o + 29] * ny + d[o + 30] * nz;
+  // The ancestors' rigid motion (compose.ts): p = R_b p + T_b, n = R_b n.
+  const r0x = d[o + 20], r0y = d[o + 21], r0z = d[o + 22];
+  const r1x = d[o + 24], r1y = d[o + 25], r1z = d[o + 26];
+  const r2x = d[o + 28], r2y = d[o + 29], r2z = d[o + 30];
+  const qx = r0x * px + r0y * py + r0z * pz, qy = r1x * px + r1y * py + r1z * pz, qz = r2x * px + r2y * py + r2z * pz;
+  px = qx; py = qy; pz = qz;
+  const mx = r0x * nx + r0y * ny + r0z * nz, my = r1x * nx + r1y * ny + r1z * nz, mz = r2x * nx + r2y * ny + r2z * nz;
   nx = mx; ny = my; nz = mz;
   const level = Math.round(d[o + 14]);
   const x = w[level];
@@ -112,7 +115,7 @@ export function deformVertex(
   const y2 = y * y;
   const P = y2 * (c2 + c4 * y2); // eq. 7
   const dP = y * (2 * c2 + 4 * c4 * y2);
-  // eq. 20: p_D = p_o + Δ_b + L ((x_D - x) t + u_r r + u_s s)
+  // eq. 20: p_D = R_b p_o + T_b + L ((x_D - x) t + u_r r + u_s s)
   const ka = L * (y - x), kr = L * Ar * P, ks = L * As * P;
   px += d[o + 16] + ka * tx + kr * rx + ks * sx;
   py += d[o + 17] + ka * ty + kr * ry + ks * sy;
