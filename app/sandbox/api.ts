@@ -4,6 +4,13 @@
  * `SandboxPanelApi`, which adds what a GUI needs beyond it (not stable). Every call that fails
  * throws (or rejects) with a message a person can act on, and the message is also shown in the
  * panel (sandbox-api.ts is that one boundary).
+ *
+ * Long work is one at a time and nothing changes under it: while a model loads (`loadTree` with a
+ * url, files or a sample) or a video is being recorded (`record`), `use`, `addView`, `removeView`,
+ * `setFocusedMethod`, `loadTree` and `record` reject with a `BusyError` ("use() refused: a model is
+ * loading (reading pine.gltf, 0%); wait for the loadTree() under way to resolve ..., then change the
+ * methods") and change nothing; the panel's buttons make the same calls and show the same message.
+ * Nothing is queued: call again once the work under way has resolved.
  */
 import type { Scene } from "@babylonjs/core/scene";
 import type { Observable } from "@babylonjs/core/Misc/observable";
@@ -47,7 +54,7 @@ export interface SandboxApi {
   readonly ready: Promise<void>;
   /** The methods: id (for use(), params(), the URL) and label. */
   animators(): { id: string; label: string }[];
-  /** One id: a single view; 2 to 4 ids: side by side (same tree, wind, seed and clock; linked cameras). Restarts the clock at t = 0 from rest. */
+  /** One id: a single view; 2 to 4 ids: side by side (same tree, wind, seed and clock; linked cameras). Restarts the clock at t = 0 from rest. Refused (BusyError) while a model loads or a video is recorded. */
   use(ids: string | string[]): Promise<void>;
   /** The views on show: their cells (canvas CSS pixels) and own ms per frame. */
   views(): ViewInfo[];
@@ -55,7 +62,7 @@ export interface SandboxApi {
   wind(patch?: Partial<WindSettings>): WindSettings;
   /** A method's parameters; with a patch, changes them in every view showing it (a RangeError on an unknown key or out of range). */
   params(id: string, patch?: Record<string, ParamValue>): Record<string, ParamValue>;
-  /** A shipped grammar or sample, a grammar's text, a model (url or files), corrections of the model on show, or the tree on show at another depth or taper. Restarts the clock. */
+  /** A shipped grammar or sample, a grammar's text, a model (url or files), corrections of the model on show, or the tree on show at another depth or taper. Restarts the clock. Refused (BusyError) while a model loads or a video is recorded. */
   loadTree(src: TreeSource): Promise<TreeSummary>;
   /** The model on show, or the last one that failed (its `error` says why); null for a grammar tree. */
   model(): ModelInfo | null;
@@ -72,7 +79,7 @@ export interface SandboxApi {
   /** Flat xyz of every branch tip of the first view, world space. */
   probe(): number[];
   stats(): SandboxStats;
-  /** A video of the view: frame-exact (fps × seconds frames, the clock stepped) or real time. */
+  /** A video of the view: frame-exact (fps × seconds frames, the clock stepped) or real time. One at a time; refused (BusyError) while a model loads. */
   record(opts: RecordOptions): Promise<RecordResult>;
   /** A Beaufort preset (calm, light-breeze, fresh-breeze, strong-breeze, gale, storm); stops a timeline. */
   windPreset(id: string): void;
@@ -96,7 +103,7 @@ export interface SandboxApi {
   reference(opts?: { speeds?: number[]; modes?: number }): Promise<ReferenceResult>;
   /** The focused method's commands now. */
   actions(): ActionInfo[];
-  /** Runs one of the focused method's commands; throws on an unknown or disabled one. */
+  /** Runs one of the focused method's commands; throws on an unknown or disabled one (a BusyError naming the recording under way and its cancel command, when that is why). */
   action(id: string): void;
   /** The selected branch of a method with per-branch controls: select (-1 clears), override its own parameters; its info, or null. */
   branch(index?: number, patch?: Record<string, number | null>): Record<string, ParamValue> | null;
@@ -144,7 +151,7 @@ export interface SandboxPanelApi extends SandboxApi {
   /** The view the panel edits. */
   focusedView(): number;
   focusView(k: number): void;
-  /** Adds a view (the first method not on show, or `id`) and focuses it. */
+  /** Adds a view (the first method not on show, or `id`) and focuses it. addView, removeView and setFocusedMethod are refused as use() is. */
   addView(id?: string): Promise<void>;
   removeView(k: number): Promise<void>;
   /** Shows `id` in the focused view, keeping the others. */

@@ -2,6 +2,12 @@
  * Builds `window.sandbox` (a SandboxPanelApi, which is a SandboxApi) over the host's parts. This
  * is the one boundary where errors reach people: every call that throws or rejects has its
  * message shown (the panel's error line, `stats().errors`) and is thrown on unchanged.
+ *
+ * It is also the one place long work is guarded: while a model loads or a video is being recorded,
+ * the calls that would change the tree or the methods under it (use, addView, removeView,
+ * setFocusedMethod, loadTree, record) are refused with a message that says what is under way and
+ * what to do, and nothing changes; the panel's buttons go through the same calls. A method's own
+ * long work (mass-spring's recording) refuses its commands the same way.
  */
 import type { Scene } from "@babylonjs/core/scene";
 import type { AnimatorRegistry, AnyProvider } from "../animators/animator";
@@ -45,6 +51,18 @@ export interface ApiHost {
   step(frames: number): void;
   stats(): SandboxStats;
   record(opts: RecordOptions): Promise<RecordResult>;
+  /** What makes videos (null where the page has none): whether one is being made. */
+  readonly videoRecorder: { readonly recording: boolean } | null;
+}
+
+/** A call refused because long work is under way (a model loading, a video being recorded, a method's recording). */
+export class BusyError extends Error {
+  override name = "BusyError";
+}
+
+/** "40%" of a progress fraction. */
+function percent(fraction: number): string {
+  return `${Math.round(Math.max(0, Math.min(1, fraction)) * 100)}%`;
 }
 
 function methodInfo(p: AnyProvider): MethodInfo {
@@ -71,10 +89,41 @@ export function sandboxApi(h: ApiHost, ready: Promise<void>): SandboxPanelApi {
     }
   };
   const skeleton = () => views.firstTree?.skeleton ?? null;
+  /** The long work under way that the tree and the methods must not change under, and when it is over; null when none. */
+  const underWay = (): { what: string; wait: string } | null => {
+    if (h.videoRecorder?.recording) return { what: "a video is being recorded", wait: "wait for the record() under way to resolve (the progress line above the view)" };
+    if (trees.models.importing) {
+      const p = trees.models.progress();
+      return { what: `a model is loading${p ? ` (${p.text}, ${percent(p.fraction)})` : ""}`, wait: "wait for the loadTree() under way to resolve (loadProgress() says how far it is)" };
+    }
+    return null;
+  };
+  /** Throws a BusyError naming `call` when long work is under way. */
+  const idle = (call: string, then: string): void => {
+    const w = underWay();
+    if (w) throw new BusyError(`${call} refused: ${w.what}; ${w.wait}, then ${then}`);
+  };
+  /** A method's command: refused while the method's own long work (a recording) is under way and the command is not offered then. */
+  const runAction = (id: string): void => {
+    const p = methods.progress();
+    const now = methods.actions();
+    const a = now.find((x) => x.id === id);
+    if (p && (!a || !a.enabled)) {
+      const cancel = now.find((x) => x.enabled && x.id.startsWith("cancel"));
+      throw new BusyError(
+        `action("${id}") refused: a recording is under way (${p.text}, ${percent(p.fraction)}); wait for it to finish` +
+          (cancel ? `, or cancel it with action("${cancel.id}")` : "") + `; the commands now are: ${now.filter((x) => x.enabled).map((x) => x.id).join(", ")}`,
+      );
+    }
+    methods.run(id);
+  };
   return {
     ready,
     animators: () => h.registry.list().map((p) => ({ id: p.id, label: p.label })),
-    use: shown(async (ids: string | string[]) => views.use(ids)),
+    use: shown(async (ids: string | string[]) => {
+      idle("use()", "change the methods");
+      views.use(ids);
+    }),
     views: () => views.info(),
     wind: shown((patch?: Partial<WindSettings>) => {
       if (patch) wind.set(patch);
@@ -84,7 +133,10 @@ export function sandboxApi(h: ApiHost, ready: Promise<void>): SandboxPanelApi {
       if (patch) methods.set(id, patch);
       return methods.get(id);
     }),
-    loadTree: shown((src) => trees.load(src)),
+    loadTree: shown(async (src) => {
+      idle("loadTree()", "change the tree");
+      return trees.load(src);
+    }),
     model: () => trees.modelInfo(),
     loadProgress: () => trees.models.progress(),
     trees: () => treeNames(),
@@ -97,7 +149,10 @@ export function sandboxApi(h: ApiHost, ready: Promise<void>): SandboxPanelApi {
     step: shown((frames: number) => h.step(frames)),
     probe: () => Array.from(views.list[0]?.animator?.probe() ?? []),
     stats: () => h.stats(),
-    record: shown((opts: RecordOptions) => h.record(opts), "Recording failed: "),
+    record: shown(async (opts: RecordOptions) => {
+      idle("record()", "record (one video at a time, of the tree and methods on show)");
+      return h.record(opts);
+    }, "Recording failed: "),
     windPreset: shown((id: string) => wind.setPreset(id)),
     windTimeline: shown((tl) => {
       if (tl !== undefined) wind.setTimeline(tl, h.clock.time);
@@ -113,7 +168,7 @@ export function sandboxApi(h: ApiHost, ready: Promise<void>): SandboxPanelApi {
     }),
     reference: shown((opts?: ReferenceOptions) => h.computeReference(opts)),
     actions: () => methods.actions(),
-    action: shown((id: string) => methods.run(id)),
+    action: shown((id: string) => runAction(id)),
     branch: shown((index?: number, patch?: Record<string, number | null>) => {
       if (index !== undefined) {
         methods.select(index);
@@ -132,9 +187,18 @@ export function sandboxApi(h: ApiHost, ready: Promise<void>): SandboxPanelApi {
     focusedMethod: () => methodInfo(views.provider),
     focusedView: () => views.focused,
     focusView: shown((k: number) => views.focusView(k)),
-    addView: shown(async (id?: string) => views.addView(id)),
-    removeView: shown(async (k: number) => views.removeView(k)),
-    setFocusedMethod: shown(async (id: string) => views.setFocusedMethod(id)),
+    addView: shown(async (id?: string) => {
+      idle("addView()", "add the view");
+      views.addView(id);
+    }),
+    removeView: shown(async (k: number) => {
+      idle("removeView()", "remove the view");
+      views.removeView(k);
+    }),
+    setFocusedMethod: shown(async (id: string) => {
+      idle("setFocusedMethod()", "change the method");
+      views.setFocusedMethod(id);
+    }),
     viewsVersion: () => views.version,
     setViewInset: (px: number) => {
       h.stages.viewInset = Math.max(0, px);

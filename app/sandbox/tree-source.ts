@@ -92,34 +92,24 @@ export class TreeSourceManager {
 
   /** Derives a grammar and shows it; `depth` undefined: the grammar's own `#depth`. */
   buildTree(name: string, fileName: string, grammar: string, depth: number | undefined, taper: number): TreeSummary {
-    // A grammar error throws here (located in `fileName`), before anything is replaced.
-    depth ??= parseGrammar(grammar, fileName).depth;
-    if (!Number.isInteger(depth) || depth < DEPTH_RANGE.min || depth > DEPTH_RANGE.max) {
-      throw new RangeError(`depth must be a whole number from ${DEPTH_RANGE.min} to ${DEPTH_RANGE.max}; got ${depth}`);
-    }
-    checkTaper(taper);
-    // Derive first: a grammar error or an exploding depth throws here, before anything is replaced.
-    const skeleton = grammarToSkeleton(grammar, { depth, seed: 1, fileName });
-    return this.rebuild({ name, fileName, grammar, depth, skeleton }, taper);
+    prepared = null;
+    // A grammar error or an exploding depth throws here, before anything is replaced.
+    const source = deriveSource(name, fileName, grammar, depth, taper);
+    return this.rebuild(source, taper);
   }
 
-  /** A shipped grammar at its own depth (or `depth`). */
+  /** A shipped grammar at its own depth (or `depth`); the tree prepareAddressTree() built for it, when it asked the same. */
   buildPreset(name: string, depth: number | undefined, taper: number): TreeSummary {
+    const p = prepared;
+    prepared = null;
+    if (p && p.source.name === name && p.source.depth === (depth ?? presetDepth(name)) && p.taper === taper) return this.rebuild(p.source, taper, p.meshes);
     return this.buildTree(name, `${name}.lsys`, presetText(name), depth ?? presetDepth(name), taper);
   }
 
   /** Applies taper to the source skeleton, rebuilds the meshes and restarts the methods on them. */
-  private rebuild(source: SourceTree, taper: number): TreeSummary {
+  private rebuild(source: SourceTree, taper: number, meshes: Meshes = meshesOf(source, taper)): TreeSummary {
+    const { skeleton, geometry } = meshes;
     const imported = source.model?.imported;
-    // A model keeps its own bark: taper shapes trees grown from grammars.
-    const skeleton = imported ? imported.skeleton : applyTaper(source.skeleton, taper);
-    const geometry = imported ? imported.geometry : buildTreeGeometry(skeleton);
-    if (geometry.vertexCount > MAX_TREE_VERTICES) {
-      throw new RangeError(
-        `${source.name === CUSTOM_TREE ? source.fileName : source.name} at depth ${source.depth} would have ${(geometry.vertexCount / 1e6).toFixed(1)} million vertices ` +
-          `(budget ${MAX_TREE_VERTICES.toLocaleString("en-US")}); lower the depth`,
-      );
-    }
     // Nothing has been replaced until here: an error above leaves the tree the person had.
     this.stage.clear();
     this.models.replaced(this.source?.model ?? null, source.model ?? null);
@@ -217,6 +207,56 @@ export class TreeSourceManager {
 /** The shipped grammars, then the sample models. */
 export function treeNames(): string[] {
   return [...TREE_PRESETS.map((p) => p.name), ...MODEL_SAMPLES.map((m) => m.id)];
+}
+
+/** The skeleton and geometry a tree is shown with. */
+interface Meshes {
+  readonly skeleton: TreeSkeleton;
+  readonly geometry: TreeGeometry;
+}
+
+/**
+ * The tree the page address names, built while the address is read (url-sync.ts), so that a depth
+ * past the module cap or the vertex budget falls back on its own; the start's buildPreset() shows
+ * it without building it again (and drops it whatever it asks).
+ */
+let prepared: { source: SourceTree; taper: number; meshes: Meshes } | null = null;
+
+/**
+ * Builds (derives, tapers and meshes) a shipped grammar at `depth` (undefined: its own) and keeps it
+ * for the next buildPreset(); throws, keeping nothing, where buildPreset() would (the module cap,
+ * the vertex budget, a depth or taper out of range).
+ */
+export function prepareAddressTree(name: string, depth: number | undefined, taper: number): void {
+  prepared = null;
+  const source = deriveSource(name, `${name}.lsys`, presetText(name), depth ?? presetDepth(name), taper);
+  prepared = { source, taper, meshes: meshesOf(source, taper) };
+}
+
+/** Checks depth and taper and derives a grammar (a grammar error or the module cap throws here, located in `fileName`). */
+function deriveSource(name: string, fileName: string, grammar: string, depth: number | undefined, taper: number): SourceTree {
+  depth ??= parseGrammar(grammar, fileName).depth;
+  if (!Number.isInteger(depth) || depth < DEPTH_RANGE.min || depth > DEPTH_RANGE.max) {
+    throw new RangeError(`depth must be a whole number from ${DEPTH_RANGE.min} to ${DEPTH_RANGE.max}; got ${depth}`);
+  }
+  checkTaper(taper);
+  const skeleton = grammarToSkeleton(grammar, { depth, seed: 1, fileName });
+  return { name, fileName, grammar, depth, skeleton };
+}
+
+/** The tree's skeleton after taper and its geometry; a RangeError past the vertex budget. */
+function meshesOf(source: SourceTree, taper: number): Meshes {
+  const imported = source.model?.imported;
+  // A model keeps its own bark: taper shapes trees grown from grammars.
+  const skeleton = imported ? imported.skeleton : applyTaper(source.skeleton, taper);
+  const geometry = imported ? imported.geometry : buildTreeGeometry(skeleton);
+  if (geometry.vertexCount > MAX_TREE_VERTICES) {
+    throw new RangeError(
+      `${source.name === CUSTOM_TREE ? source.fileName : source.name} at depth ${source.depth} would have ${(geometry.vertexCount / 1e6).toFixed(1)} million vertices ` +
+        `(budget ${MAX_TREE_VERTICES.toLocaleString("en-US")}); lower the depth`,
+    );
+  }
+  return { skeleton, geometry };
 }
 
 function checkTaper(taper: number): void {

@@ -4,7 +4,9 @@
  *   #tree=demo&depth=5&taper=0.6&method=procedural-wind&speed=6&direction=0&turbulence=0.35
  *    &gust=0.3&seed=1&vertical=0&mode=shaded&bark=on&background=on&shadows=on&procedural-wind.damping=0.7
  *    &timeline=loop|0,6,0,0.3;10,20,90,0.5   (a wind timeline, when one plays: conditions.ts's text)
- * Keys an older address lacks (vertical, bark, background, shadows) keep their defaults.
+ * Keys an older address lacks (vertical, bark, background, shadows) keep their defaults. A field
+ * whose text cannot be read (depth=abc, bark=maybe) is left out and kept in `unreadable`, so that
+ * url-sync.ts can name it.
  */
 import type { Params } from "../math/params";
 import type { WindSettings } from "../wind/wind-field";
@@ -24,7 +26,7 @@ export interface DisplaySettings {
 export const DEFAULT_DISPLAY: Readonly<DisplaySettings> = { barkTexture: true, background: true, shadows: true, hierarchy: false };
 
 /** The hash key of each display setting. */
-const DISPLAY_KEYS: Readonly<Record<keyof DisplaySettings, string>> = { barkTexture: "bark", background: "background", shadows: "shadows", hierarchy: "hierarchy" };
+export const DISPLAY_KEYS: Readonly<Record<keyof DisplaySettings, string>> = { barkTexture: "bark", background: "background", shadows: "shadows", hierarchy: "hierarchy" };
 
 export interface UrlState {
   tree?: string;
@@ -43,6 +45,8 @@ export interface UrlState {
   params: Record<string, Record<string, string>>;
   /** The physical tree's material as strings (`physics.species=pine&physics.woodDensity=687`), validated by its declaration. */
   physics: Record<string, string>;
+  /** Fields present but unreadable (not a number, not on/off), by their key in the address, with their text. */
+  unreadable: Record<string, string>;
 }
 
 /** The prefix of the material's keys (not a method's parameters). */
@@ -52,10 +56,13 @@ const WIND_KEYS: (keyof WindSettings)[] = ["speed", "direction", "turbulence", "
 
 export function parseHash(hash: string): UrlState {
   const q = new URLSearchParams(hash.replace(/^#/, ""));
-  const out: UrlState = { wind: {}, display: {}, params: {}, physics: {} };
+  const out: UrlState = { wind: {}, display: {}, params: {}, physics: {}, unreadable: {} };
   const num = (k: string): number | undefined => {
     const v = q.get(k);
-    return v !== null && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : undefined;
+    if (v === null) return undefined;
+    if (v.trim() !== "" && Number.isFinite(Number(v))) return Number(v);
+    out.unreadable[k] = v;
+    return undefined;
   };
   out.tree = q.get("tree") ?? undefined;
   out.model = q.get("model") ?? undefined;
@@ -69,9 +76,11 @@ export function parseHash(hash: string): UrlState {
     if (v !== null) out.wind[k] = v;
   }
   for (const [k, key] of Object.entries(DISPLAY_KEYS) as [keyof DisplaySettings, string][]) {
-    const v = q.get(key)?.trim().toLowerCase();
+    const text = q.get(key);
+    const v = text?.trim().toLowerCase();
     if (v === "on" || v === "true" || v === "1") out.display[k] = true;
     else if (v === "off" || v === "false" || v === "0") out.display[k] = false;
+    else if (text !== null) out.unreadable[key] = text;
   }
   for (const [key, value] of q) {
     const dot = key.indexOf(".");

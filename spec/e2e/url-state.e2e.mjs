@@ -1,4 +1,6 @@
-// Method, wind, parameters and tree come back after a reload (state kept in the URL hash).
+// Method, wind, parameters and tree come back after a reload (state kept in the URL hash): each
+// is read back from the app after the reload (the views, the tree, the wind, the parameters), not
+// only from the address.
 import { URLSearchParams } from "node:url";
 import { test } from "./runner.mjs";
 import { assert, openApp, waitReady, until, maxDisplacement } from "./helpers.mjs";
@@ -11,7 +13,7 @@ test("state in the URL is restored after a reload", async ({ page, url, shot, er
     s.wind({ speed: 12.5, direction: 135 });
     s.params("procedural-wind", { damping: 0.7 });
     const summary = await s.loadTree({ preset: "demo", taper: 0.3 });
-    return { summary, vertices: s.stats().vertices };
+    return { summary, vertices: s.stats().vertices, depth: window.sandboxDebug.tree().depth };
   });
   const hash = await until(
     async () => {
@@ -27,12 +29,20 @@ test("state in the URL is restored after a reload", async ({ page, url, shot, er
   await page.reload({ waitUntil: "load" });
   await waitReady(page, { errors });
   const after = await page.evaluate(() => {
-    const s = window.sandbox;
+    const s = window.sandbox, t = window.sandboxDebug.tree();
     const w = s.wind();
-    return { speed: w.speed, direction: w.direction, damping: s.params("procedural-wind").damping, vertices: s.stats().vertices, hash: window.location.hash };
+    return {
+      views: s.views().map((v) => v.id), tree: t.name, depth: t.depth, taper: s.tree().taper,
+      speed: w.speed, direction: w.direction, damping: s.params("procedural-wind").damping, vertices: s.stats().vertices, hash: window.location.hash,
+    };
   });
   log(`after reload: ${JSON.stringify(after)}`);
   await shot("url-state-after-reload");
+  // The method itself: the one view shows procedural-wind (the default, spectral-beam, also moves in the wind).
+  assert.deepEqual(after.views, ["procedural-wind"], `the views after the reload: ${JSON.stringify(after.views)}`);
+  assert.equal(after.tree, "demo", "the tree after the reload");
+  assert.equal(after.depth, before.depth, "the depth after the reload");
+  assert.ok(Math.abs(after.taper - 0.3) < 1e-9, `taper ${after.taper}, expected 0.3`);
   assert.ok(Math.abs(after.speed - 12.5) < 1e-6, `wind speed ${after.speed}, expected 12.5`);
   assert.ok(Math.abs(after.direction - 135) < 1e-6, `wind direction ${after.direction}, expected 135`);
   assert.ok(Math.abs(after.damping - 0.7) < 1e-6, `damping ${after.damping}, expected 0.7`);
@@ -40,6 +50,7 @@ test("state in the URL is restored after a reload", async ({ page, url, shot, er
   const q = new URLSearchParams(after.hash.replace(/^#/, ""));
   assert.equal(Number(q.get("taper")), 0.3, `taper in the URL after reload: ${q.get("taper")}`);
   assert.equal(q.get("tree"), "demo");
+  assert.equal(q.get("method"), "procedural-wind", "the address after the reload still names the method");
 
   // The method came back if the tips move in the wind (under "rest" they would not).
   const moved = await page.evaluate(() => {

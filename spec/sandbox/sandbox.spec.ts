@@ -12,6 +12,8 @@ import type { SandboxPanelApi } from "../../app/sandbox/api";
 import { Sandbox } from "../../app/sandbox/sandbox";
 import { PointerCameraBehavior } from "../../app/sandbox/pointer-camera";
 import { ViewTimingBehavior } from "../../app/sandbox/view-timing";
+import type { VideoRecorder } from "../../app/record/recorder";
+import { filesBeside } from "../support/read-model";
 
 /**
  * How many observers every Observable of `o` holds (not counting those removed, which Babylon drops
@@ -233,16 +235,102 @@ describe("Sandbox under NullEngine", () => {
     await first;
   }, 60_000);
 
-  it("a bad field in the address is named, and the others still apply", async () => {
-    await open("#tree=baobab&method=nope&speed=12&seed=3&spectral-beam.damping=5&physics.youngModulus=5");
-    const errors = api.stats().errors.join("\n");
-    expect(errors).toMatch(/no tree named "baobab"/);
-    expect(errors).toMatch(/Unknown method "nope"/);
-    expect(errors).toMatch(/spectral-beam.damping must be a number from 0 to 1/);
-    expect(errors).toMatch(/physics.youngModulus must be a number from/);
+  it("a bad field in the address keeps its default, one message names every bad field with its text and the value used, and the others still apply", async () => {
+    await open("#tree=baobab&method=nope&speed=12&seed=3&spectral-beam.damping=5&spectral-beam.damping0=0.5&physics.youngModulus=5&physics.airDensity=1.2");
+    const errors = api.stats().errors;
+    expect(errors).toHaveLength(1);
+    const m = errors[0];
+    expect(m).toMatch(/^Address: tree 'baobab': not a tree; the trees are: demo, habel, .* \(using habel\)/);
+    expect(m).toMatch(/method 'nope': not a method; the methods are: spectral-beam, .*rest \(using spectral-beam\)/);
+    expect(m).toMatch(/spectral-beam\.damping '5': must be a number from 0 to 1 \(using 0\.5\)/);
+    expect(m).toMatch(/physics\.youngModulus '5': must be a number from 1000000000 to 30000000000 Pa \(using 8600000000\)/);
+    expect(m).not.toMatch(/speed|seed|damping0|airDensity/);
     expect(api.tree().name).toBe("habel");
+    expect(api.views().map((v) => v.id)).toEqual(["spectral-beam"]);
     expect(api.wind()).toEqual(expect.objectContaining({ speed: 12, seed: 3 }));
+    // The good keys beside the bad ones apply: damping0 with damping, airDensity with youngModulus.
+    expect(api.params("spectral-beam")).toEqual(expect.objectContaining({ damping: 0.5, damping0: 0.5 }));
+    expect(api.physics()).toEqual(expect.objectContaining({ youngModulus: 8.6e9, airDensity: 1.2 }));
   }, 60_000);
+
+  it("each kind of bad field in the address opens with its default alone, named with its text", async () => {
+    const cases: { hash: string; message: RegExp; check: () => void }[] = [
+      { hash: "#tree=demo&method=foo&speed=9", message: /^Address: method 'foo': not a method; .* \(using spectral-beam\)$/, check: () => expect([api.views().map((v) => v.id), api.tree().name, api.wind().speed]).toEqual([["spectral-beam"], "demo", 9]) },
+      { hash: "#tree=demo&method=procedural-wind,foo", message: /^Address: method 'procedural-wind,foo': not a method; .* \(using spectral-beam\)$/, check: () => expect(api.views().map((v) => v.id)).toEqual(["spectral-beam"]) },
+      { hash: "#tree=demo&speed=900&direction=45", message: /^Address: speed '900': must be a number from 0 to 40 m\/s \(using 6\)$/, check: () => expect([api.wind().speed, api.wind().direction]).toEqual([6, 45]) },
+      { hash: "#tree=demo&seed=1.5&gust=0.6", message: /^Address: seed '1\.5': must be an integer from 0 to \d+ \(using 1\)$/, check: () => expect([api.wind().seed, api.wind().gust]).toEqual([1, 0.6]) },
+      { hash: "#tree=baobab&depth=4&speed=9", message: /^Address: tree 'baobab': not a tree; the trees are: .* \(using habel\)$/, check: () => expect([api.tree().name, api.tree().depth, api.wind().speed]).toEqual(["habel", 4, 9]) },
+      { hash: "#tree=demo&depth=99", message: /^Address: depth '99': must be a whole number from 0 to 40 \(using 7\)$/, check: () => expect([api.tree().name, api.tree().depth]).toEqual(["demo", 7]) },
+      { hash: "#tree=demo&depth=abc&taper=0.3", message: /^Address: depth 'abc': must be a whole number \(using 7\)$/, check: () => expect([api.tree().name, api.tree().depth, api.tree().taper]).toEqual(["demo", 7, 0.3]) },
+      { hash: "#tree=barron&depth=30&taper=0.3", message: /^Address: depth '30': barron\.lsys: .*module.* \(using 7\)$/, check: () => expect([api.tree().name, api.tree().depth, api.tree().taper]).toEqual(["barron", 7, 0.3]) },
+      { hash: "#tree=demo&depth=4&taper=3", message: /^Address: taper '3': must be a number from 0 to 0\.95 \(using 0\.\d+\)$/, check: () => expect([api.tree().name, api.tree().depth]).toEqual(["demo", 4]) },
+      { hash: "#tree=demo&spectral-beam.damping=5&spectral-beam.damping0=0.5", message: /^Address: spectral-beam\.damping '5': must be a number from 0 to 1 \(using 0\.5\)$/, check: () => expect(api.params("spectral-beam")).toEqual(expect.objectContaining({ damping: 0.5, damping0: 0.5 })) },
+      { hash: "#tree=demo&mass-spring.trees=-1", message: /^Address: mass-spring\.trees '-1': must be .* \(using its default\)$/, check: () => expect(api.params("mass-spring").trees).toBeGreaterThan(0) },
+      { hash: "#tree=demo&mode=sketch&bark=maybe&shadows=off", message: /^Address: bark 'maybe': must be on or off \(using on\); mode 'sketch': must be one of shaded, flat, wireframe, skeleton \(using shaded\)$/, check: () => expect(api.display()).toEqual(expect.objectContaining({ barkTexture: true, shadows: false })) },
+      { hash: "#tree=demo&timeline=loop|0,6", message: /^Address: timeline 'loop\|0,6': .* \(using none\)$/, check: () => expect(api.windTimeline()).toBeNull() },
+    ];
+    for (const c of cases) {
+      const previous = sandbox;
+      await open(c.hash);
+      previous?.dispose();
+      const errors = api.stats().errors;
+      expect([c.hash, errors.length]).toEqual([c.hash, 1]);
+      expect([c.hash, errors[0]]).toEqual([c.hash, expect.stringMatching(c.message)]);
+      c.check();
+      expect(api.probe().length).toBeGreaterThan(0);
+    }
+  }, 120_000);
+
+  it("long work refuses what would change the tree or the methods under it, says what is under way and what to do, and leaves the app whole", async () => {
+    await open();
+    const settle = (p: Promise<unknown>) => p.then(() => "ok", (e: Error) => `${e.name}: ${e.message}`);
+    // A model loading: use(), loadTree() (a grammar, another model), addView(), record() are refused.
+    const files = filesBeside("assets/models/own_welded_obj/welded.obj").map((f) => new File([f.data], f.name));
+    const loading = api.loadTree({ files });
+    const refused = {
+      use: await settle(api.use("procedural-wind")),
+      grammar: await settle(api.loadTree({ preset: "barron" })),
+      model: await settle(api.loadTree({ preset: "pine" })),
+      addView: await settle(api.addView()),
+      setFocusedMethod: await settle(api.setFocusedMethod("rest")),
+      record: await settle(api.record({ seconds: 1 })),
+    };
+    for (const [call, message] of Object.entries(refused)) {
+      expect([call, message]).toEqual([call, expect.stringMatching(/^BusyError: \w+\(\) refused: a model is loading \(reading welded\.obj, 0%\); wait for the loadTree\(\) under way to resolve \(loadProgress\(\) says how far it is\), then /)]);
+      expect(api.stats().errors.some((e) => e.endsWith(message.replace(/^BusyError: /, "")))).toBe(true);
+    }
+    const summary = await loading;
+    expect(api.model()?.file).toBe("welded.obj");
+    expect(api.tree().isModel).toBe(true);
+    expect(api.views().map((v) => v.id)).toEqual(["spectral-beam"]);
+    expect(api.loadProgress()).toBeNull();
+    expect(api.probe().length).toBe(3 * summary.tips);
+    // Afterwards the same calls go through.
+    await api.use("procedural-wind");
+    expect(api.views().map((v) => v.id)).toEqual(["procedural-wind"]);
+
+    // A video being recorded: a second record(), use() and loadTree() are refused; the first goes on.
+    let finish = () => undefined as void;
+    const recorder = { recording: false, record: () => ((recorder.recording = true), new Promise((ok) => (finish = () => ok({ frames: 10 })))) };
+    sandbox.setRecorder(recorder as unknown as VideoRecorder);
+    const video = api.record({ seconds: 1 });
+    for (const call of [() => api.record({ seconds: 1 }), () => api.use("rest"), () => api.loadTree({ preset: "demo" }), () => api.removeView(0)]) {
+      expect(await settle(call())).toMatch(/^BusyError: \w+\(\) refused: a video is being recorded; wait for the record\(\) under way to resolve .*, then /);
+    }
+    recorder.recording = false;
+    finish();
+    expect(await video).toEqual({ frames: 10 });
+    expect(api.views().map((v) => v.id)).toEqual(["procedural-wind"]);
+    expect(api.tree().isModel).toBe(true);
+
+    // A mass-spring recording: a second "record" is refused, naming the recording and how to cancel it.
+    await api.loadTree({ preset: "demo" });
+    await api.use("mass-spring");
+    api.action("record");
+    expect(() => api.action("record")).toThrow(/^action\("record"\) refused: a recording is under way \(.*\d+%\); wait for it to finish, or cancel it with action\("cancel-recording"\); the commands now are: cancel-recording$/);
+    api.action("cancel-recording");
+    expect(api.actions().map((a) => a.id)).toContain("record");
+  }, 120_000);
 
   it("announces typed changes, one kind per change", async () => {
     await open();

@@ -1,5 +1,8 @@
 import { formatHash, parseHash } from "../../app/sandbox/url-state";
 import { FixedClock } from "../../app/sandbox/clock";
+import { UrlSync, type AddressState, type AddressTarget } from "../../app/sandbox/url-sync";
+import { DEFAULT_DISPLAY } from "../../app/sandbox/url-state";
+import { DEFAULT_WIND, WindField } from "../../app/wind/wind-field";
 
 describe("URL hash state", () => {
   it("round-trips tree, method, wind and parameters", () => {
@@ -41,6 +44,98 @@ describe("URL hash state", () => {
     expect(parseHash("#bark=0&background=false&shadows=OFF").display).toEqual({ barkTexture: false, background: false, shadows: false });
     expect(parseHash("#bark=1&background=true&shadows=on").display).toEqual({ barkTexture: true, background: true, shadows: true });
     expect(parseHash("#bark=maybe&background=&shadows").display).toEqual({});
+  });
+
+  it("keeps the text of fields it cannot read, so that they can be named", () => {
+    expect(parseHash("#depth=abc&taper=&bark=maybe&shadows=on").unreadable).toEqual({ depth: "abc", taper: "", bark: "maybe" });
+    expect(parseHash("#tree=demo&depth=4").unreadable).toEqual({});
+  });
+});
+
+describe("UrlSync.restore: each bad field falls back to its default alone, and one message names them all", () => {
+  /** Restores `hash` against a target that applies what the host would (wind validated by the WindField, methods and params checked here). */
+  function restore(hash: string) {
+    const warnings: string[] = [];
+    const wind = new WindField({ ...DEFAULT_WIND });
+    const methods = ["spectral-beam", "procedural-wind", "rest"];
+    let shown = ["spectral-beam"];
+    const params: Record<string, Record<string, number>> = { "spectral-beam": { damping: 0.5 } };
+    let mode = "shaded";
+    const target: AddressTarget = {
+      setWind: (patch) => wind.set(patch as never),
+      restoreParams: (id, patch) => {
+        if (!methods.includes(id)) throw new RangeError(`Unknown method "${id}"; the methods are: ${methods.join(", ")}`);
+        for (const [k, v] of Object.entries(patch)) {
+          if (!(Number(v) >= 0 && Number(v) <= 1)) throw new RangeError(`${id}.${k} must be a number from 0 to 1; got ${v}`);
+          (params[id] ??= {})[k] = Number(v);
+        }
+      },
+      setMethods: (ids) => {
+        for (const id of ids) if (!methods.includes(id)) throw new RangeError(`Unknown method "${id}"; the methods are: ${methods.join(", ")}`);
+        shown = ids;
+      },
+      setRenderMode: (m) => (mode = m),
+      setTimeline: () => undefined,
+      setDisplay: () => undefined,
+      setPhysics: () => undefined,
+    };
+    let tree: ReturnType<UrlSync["restore"]> | null = null;
+    const state = (): AddressState | null => (tree ? { tree: tree.tree ?? "habel", depth: tree.depth ?? 10, taper: tree.taper ?? 0.6, methods: shown, mode: mode as AddressState["mode"], wind: wind.settings(), timeline: null, display: { ...DEFAULT_DISPLAY }, params, physics: {} } : null);
+    const sync = new UrlSync({ add: () => null }, state, (m) => warnings.push(m));
+    tree = sync.restore(hash, "", target, (name) => name === "pine");
+    sync.restored();
+    sync.dispose();
+    return { tree, warnings, wind: wind.settings(), shown, params, mode };
+  }
+
+  it("an unknown method", () => {
+    const r = restore("#tree=demo&method=foo&speed=9");
+    expect(r.shown).toEqual(["spectral-beam"]);
+    expect(r.wind.speed).toBe(9);
+    expect(r.warnings).toEqual(["Address: method 'foo': not a method; the methods are: spectral-beam, procedural-wind, rest (using spectral-beam)"]);
+  });
+
+  it("an out-of-range speed (the direction beside it applies)", () => {
+    const r = restore("#tree=demo&speed=900&direction=45");
+    expect([r.wind.speed, r.wind.direction]).toEqual([DEFAULT_WIND.speed, 45]);
+    expect(r.warnings).toEqual([`Address: speed '900': must be a number from 0 to 40 m/s (using ${DEFAULT_WIND.speed})`]);
+  });
+
+  it("an unknown tree", () => {
+    const r = restore("#tree=baobab&depth=4");
+    expect(r.tree).toEqual({ tree: undefined, depth: 4, taper: undefined, model: null });
+    expect(r.warnings).toEqual([expect.stringMatching(/^Address: tree 'baobab': not a tree; the trees are: demo, habel, .*pine.* \(using habel\)$/)]);
+  });
+
+  it("a sample model's id is a tree, loaded as a model", () => {
+    const r = restore("#tree=pine");
+    expect(r.tree).toEqual({ tree: undefined, depth: undefined, taper: undefined, model: { preset: "pine" } });
+    expect(r.warnings).toEqual([]);
+  });
+
+  it("a depth past the module cap, out of range, or not a number; a taper out of range", () => {
+    expect(restore("#tree=barron&depth=30&taper=0.3")).toEqual(expect.objectContaining({
+      tree: { tree: "barron", depth: undefined, taper: 0.3, model: null },
+      warnings: [expect.stringMatching(/^Address: depth '30': barron\.lsys: depth 30 would produce about .* modules \(cap 2,000,000\); lower the depth to \d+ or less \(using 10\)$/)],
+    }));
+    expect(restore("#tree=demo&depth=41").warnings).toEqual(["Address: depth '41': must be a whole number from 0 to 40 (using 10)"]);
+    expect(restore("#tree=demo&depth=2.5").warnings).toEqual(["Address: depth '2.5': must be a whole number from 0 to 40 (using 10)"]);
+    expect(restore("#tree=demo&depth=abc").warnings).toEqual(["Address: depth 'abc': must be a whole number (using 10)"]);
+    const t = restore("#tree=demo&depth=4&taper=3");
+    expect(t.tree).toEqual({ tree: "demo", depth: 4, taper: undefined, model: null });
+    expect(t.warnings).toEqual(["Address: taper '3': must be a number from 0 to 0.95 (using 0.6)"]);
+  });
+
+  it("an out-of-range parameter (its neighbours apply), and every bad field in one message", () => {
+    const r = restore("#tree=demo&spectral-beam.damping=5&spectral-beam.damping0=0.25&method=foo&speed=900&mode=sketch");
+    expect(r.params["spectral-beam"]).toEqual({ damping: 0.5, damping0: 0.25 });
+    expect(r.mode).toBe("shaded");
+    expect(r.warnings).toHaveLength(1);
+    expect(r.warnings[0]).toMatch(/^Address: speed '900': must be a number from 0 to 40 m\/s \(using 6\); spectral-beam\.damping '5': must be a number from 0 to 1 \(using 0\.5\); method 'foo': not a method; .* \(using spectral-beam\); mode 'sketch': must be one of shaded, flat, wireframe, skeleton \(using shaded\)$/);
+  });
+
+  it("a good address says nothing", () => {
+    expect(restore("#tree=demo&depth=4&taper=0.3&method=procedural-wind&speed=12&spectral-beam.damping=0.2").warnings).toEqual([]);
   });
 });
 
