@@ -18,7 +18,9 @@
 // taper), and a one-second frame-exact video. census() counts what a leak would leave behind:
 // meshes, materials, textures, geometries, the engine's GPU textures and render targets, custom
 // render targets, shadow generators, observers on the scene, engine and cameras (and the app's own
-// event observables), DOM nodes and listeners, and the JS heap after a forced collection.
+// event observables), DOM nodes and listeners, and the JS heap after a forced collection;
+// heapBreakdown() splits the heap into the objects the code holds and V8's compiled code. The
+// rounds pass when every count comes back and the objects' heap ends within 10 % of the start.
 //
 // Other options: --tree NAME (default the app's default tree for the soak, demo for the rounds),
 // --switch-seconds S, --heap-growth F, --no-build (serve DIST_DIR or dist/ as it is).
@@ -114,6 +116,34 @@ export function sceneCensus(page) {
   });
 }
 
+/**
+ * The JS heap by what it holds, from a heap snapshot (taken after a forced collection): `objects`,
+ * the bytes of everything the page's code can hold on to (objects, arrays, strings, closures,
+ * numbers, shapes), and `code`, V8's compiled code, which grows for dozens of rounds of the same
+ * work as more of it is optimised and is V8's to keep or flush. Bytes.
+ */
+export async function heapBreakdown(page) {
+  await collectGarbage(page);
+  const cdp = await page.context().newCDPSession(page);
+  const chunks = [];
+  try {
+    cdp.on("HeapProfiler.addHeapSnapshotChunk", (e) => chunks.push(e.chunk));
+    await cdp.send("HeapProfiler.takeHeapSnapshot", { reportProgress: false, captureNumericValue: false });
+  } finally {
+    await cdp.detach().catch(() => {});
+  }
+  const snap = JSON.parse(chunks.join(""));
+  const meta = snap.snapshot.meta, width = meta.node_fields.length, types = meta.node_types[0];
+  const iType = meta.node_fields.indexOf("type"), iSize = meta.node_fields.indexOf("self_size");
+  let objects = 0, code = 0;
+  for (let i = 0; i < snap.nodes.length; i += width) {
+    const t = types[snap.nodes[i + iType]];
+    if (t === "code") code += snap.nodes[i + iSize];
+    else if (t !== "native" && t !== "synthetic" && t !== "hidden") objects += snap.nodes[i + iSize];
+  }
+  return { objects, code };
+}
+
 /** sceneCensus plus the heap, DOM nodes and listeners after a forced garbage collection. */
 export async function census(page) {
   // Babylon disposes some things at the end of the next frame (an observer on onEndFrameObservable
@@ -172,34 +202,39 @@ export function leakRound(page, { round = 0, grammar = "demo", width = 160, heig
 }
 
 /**
- * Runs `rounds` leak rounds after `warmup` rounds. The first round fills what a first use fills once
- * (Babylon's BRDF lookup texture for a glTF's PBR materials and two scene observers of its static
- * caches, the shader programs, the fetched sample files); the next few let V8 compile the code they
- * run (the heap grows by about 3 MB of compiled code over the first ten rounds, then stays level).
- * Returns { before (the census on opening), start (after
- * the warm-up), end (after the last round), diff (counts that differ from start), heapGrowth (end over
- * start, a fraction), msPerRound, rounds }.
+ * Runs `rounds` leak rounds after `warmup` rounds (two: each sample format loaded once). A first
+ * use fills what it fills once: Babylon's BRDF lookup texture for a glTF's PBR materials and two
+ * scene observers of its static caches, the shader programs, the fetched sample files. Returns
+ * { before (the census on opening), start (after the warm-up), end (after the last round), diff
+ * (counts that differ from start), heap: { start, end } (heapBreakdown), heapGrowth (the objects'
+ * heap, end over start, a fraction), usedHeapGrowth (the whole used heap, compiled code included),
+ * msPerRound, rounds }.
  */
-export async function runLeakRounds(page, { rounds = 100, warmup = 5, log = () => {}, grammar = "demo" } = {}) {
+export async function runLeakRounds(page, { rounds = 100, warmup = 2, log = () => {}, grammar = "demo" } = {}) {
   const before = await census(page);
   const warmed = [];
   for (let r = 0; r < warmup; r++) warmed.push(await leakRound(page, { round: -warmup + r, grammar }));
   const start = await census(page);
+  const heapStart = await heapBreakdown(page);
   log(`on opening ${JSON.stringify(before)}`);
-  log(`after ${warmup} warm-up rounds (${warmed.map((ms) => Math.round(ms)).join(", ")} ms): heap ${mb(start.heapBytes)} MB, differs from the opening: ${JSON.stringify(countDiff(before, start))}`);
+  log(`after ${warmup} warm-up rounds (${warmed.map((ms) => Math.round(ms)).join(", ")} ms): heap ${mb(start.heapBytes)} MB (objects ${mb(heapStart.objects)} MB, compiled code ${mb(heapStart.code)} MB); differs from the opening: ${JSON.stringify(countDiff(before, start))}`);
   const times = [];
   for (let r = 1; r <= rounds; r++) {
     times.push(await leakRound(page, { round: r, grammar }));
-    if (rounds <= 10 || r % 10 === 0 || r === rounds) {
+    if (rounds <= 10 || r % 20 === 0) {
       const c = await census(page);
-      log(`round ${r}: ${Math.round(times[times.length - 1])} ms, heap ${mb(c.heapBytes)} MB, differs: ${JSON.stringify(countDiff(start, c))}`);
+      log(`round ${r}: ${Math.round(times[times.length - 1])} ms, heap ${mb(c.heapBytes)} MB, counts that differ: ${JSON.stringify(countDiff(start, c))}`);
     }
   }
   const end = await census(page);
+  const heapEnd = await heapBreakdown(page);
+  log(`after ${rounds} rounds: heap ${mb(end.heapBytes)} MB (objects ${mb(heapEnd.objects)} MB, compiled code ${mb(heapEnd.code)} MB)`);
   return {
     before, start, end,
     diff: countDiff(start, end),
-    heapGrowth: end.heapBytes / start.heapBytes - 1,
+    heap: { start: heapStart, end: heapEnd },
+    heapGrowth: heapEnd.objects / heapStart.objects - 1,
+    usedHeapGrowth: end.heapBytes / start.heapBytes - 1,
     msPerRound: times.reduce((a, b) => a + b, 0) / Math.max(1, times.length),
     rounds,
   };
@@ -380,7 +415,7 @@ async function main() {
   if (o.leakRounds) {
     const r = await runLeakRounds(page, { rounds: o.leakRounds, grammar: tree, log: console.log });
     const leaked = Object.keys(r.diff).length > 0;
-    console.log(`${r.rounds} rounds, ${Math.round(r.msPerRound)} ms a round; heap ${mb(r.start.heapBytes)} -> ${mb(r.end.heapBytes)} MB (${(100 * r.heapGrowth).toFixed(1)} %); counts that differ: ${leaked ? JSON.stringify(r.diff) : "none"}`);
+    console.log(`${r.rounds} rounds, ${Math.round(r.msPerRound)} ms a round; heap objects ${mb(r.heap.start.objects)} -> ${mb(r.heap.end.objects)} MB (${(100 * r.heapGrowth).toFixed(1)} %), used heap with compiled code ${mb(r.start.heapBytes)} -> ${mb(r.end.heapBytes)} MB (${(100 * r.usedHeapGrowth).toFixed(1)} %); counts that differ: ${leaked ? JSON.stringify(r.diff) : "none"}`);
     const bad = leaked || r.heapGrowth > 0.1 || errors.length > 0;
     if (errors.length) console.log(`page errors:\n${errors.join("\n")}`);
     return bad ? 1 : 0;
