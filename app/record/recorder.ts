@@ -53,8 +53,12 @@ export interface RecorderHost {
   resume(): void;
   /** Stops the app's own drawing while a frame-exact video draws each frame itself (false: restarts it). */
   holdRenderLoop(hold: boolean): void;
-  /** Advances `frames` fixed steps and draws (0: just draws). */
-  step(frames: number): void;
+  /**
+   * Advances `frames` fixed steps and draws (0: just draws) if the view is ready to show them;
+   * returns whether it drew (false while shaders compile in the background, or the graphics
+   * context is lost: the recorder then asks again with step(0) on the next animation frames).
+   */
+  step(frames: number): boolean;
   /** Calls `f` after every frame the app draws, until the returned function is called. */
   afterEachFrame(f: () => void): () => void;
   /** The caption: methods, wind preset or timeline, seed. */
@@ -66,6 +70,19 @@ export interface RecorderHost {
 }
 
 const MIME = "video/webm";
+/** How long a frame-exact recording waits for the view to be ready to draw one frame. */
+export const READY_TIMEOUT_MS = 60_000;
+
+/** The next animation frame (or 100 ms, where the page is hidden and animation frames stop). */
+function nextFrame(): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, 100);
+    requestAnimationFrame(() => {
+      clearTimeout(t);
+      resolve();
+    });
+  });
+}
 
 function evenSize(v: number): number {
   return Math.max(16, Math.floor(v / 2) * 2);
@@ -170,7 +187,7 @@ export class VideoRecorder {
       for (let i = 0; i < n; i++) {
         // Frame i shows the clock i / fps after the start, on the fixed steps' grid.
         const target = Math.round(i / o.fps / host.dt);
-        host.step(target - steps);
+        await this.stepAndDraw(target - steps, i, n);
         steps = target;
         draw();
         const frame = new VideoFrame(composite, { timestamp: Math.round((i * 1e6) / o.fps), duration: Math.round(1e6 / o.fps) });
@@ -191,6 +208,28 @@ export class VideoRecorder {
     }
     if (muxer.frames !== n) throw new Error(`the encoder gave ${muxer.frames} frames for ${n}`);
     return { blob: new Blob([muxer.finish() as BlobPart], { type: MIME }), frames: n };
+  }
+
+  /**
+   * Advances `frames` steps and has the app draw them, waiting as long as it takes: the app draws
+   * no frame while work in the background (shaders, shadow-map depth materials) would leave
+   * something out of it, so a frame-exact video is the same whatever the machine's speed. Asks
+   * again once per animation frame, up to READY_TIMEOUT_MS, then fails saying so.
+   */
+  private async stepAndDraw(frames: number, i: number, n: number): Promise<void> {
+    const host = this.host;
+    if (host.step(frames)) return;
+    const t0 = performance.now();
+    for (;;) {
+      await nextFrame();
+      if (host.step(0)) return;
+      if (performance.now() - t0 > READY_TIMEOUT_MS) {
+        throw new Error(
+          `record(): frame ${i + 1} of ${n} could not be drawn: the view was still not ready after ${READY_TIMEOUT_MS / 1000} s ` +
+            `(shaders or shadow maps compiling, or the graphics context lost); no video was made`,
+        );
+      }
+    }
   }
 
   private async realTime(o: Required<RecordOptions>, draw: () => void, composite: HTMLCanvasElement): Promise<{ blob: Blob; frames: number }> {

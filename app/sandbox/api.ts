@@ -74,7 +74,13 @@ export interface SandboxApi {
   display(patch?: Partial<DisplaySettings>): DisplaySettings;
   pause(): void;
   resume(): void;
-  /** Advances frames × dt (1/60 s) deterministically, then renders once. */
+  /**
+   * Advances frames × dt (1/60 s) deterministically, then renders once if every view is ready to
+   * show it. While shaders or shadow maps compile in the background (just after use(), a new tree
+   * or a display change) it draws nothing: the simulation has advanced, and the next frame drawn
+   * (by the render loop, as soon as everything is ready) is complete. A frame-exact record() waits
+   * for each frame that way.
+   */
   step(frames: number): void;
   /** Flat xyz of every branch tip of the first view, world space. */
   probe(): number[];

@@ -43,6 +43,9 @@ import { ViewSet } from "./view-set";
 import { ema, ViewTimingBehavior } from "./view-timing";
 import { WindControl } from "./wind-control";
 
+/** The longest the paused render loop holds a frame back waiting for the views to be ready (a texture that never loads must not freeze the page). */
+const HOLD_LIMIT_MS = 10_000;
+
 export class Sandbox {
   readonly scene: Scene;
   readonly env: Environment;
@@ -70,6 +73,13 @@ export class Sandbox {
   private frameMsAvg = 0;
   private animatorMsAvg = 0;
   private recorder: VideoRecorder | null = null;
+  /**
+   * Whether a frame is drawn only once every view is ready (drawReady()): true with the render
+   * loop; false when step() alone drives the scene (NullEngine, whose textures are never "ready").
+   */
+  private waitsForReady = false;
+  /** Since when the paused loop has held a frame back, waiting for the views to be ready (0: not waiting). */
+  private heldSince = 0;
   /** The model or sample the page address named, loaded once the panel is up. */
   private startModel: AddressModel | null = null;
   private apiObject: SandboxPanelApi | null = null;
@@ -181,6 +191,7 @@ export class Sandbox {
       this.scene.render();
       return;
     }
+    this.waitsForReady = true;
     this.holdRenderLoop(false);
     await this.scene.whenReadyAsync();
     await new Promise<void>((resolve) => this.scene.onAfterRenderObservable.addOnce(() => resolve()));
@@ -209,8 +220,29 @@ export class Sandbox {
       const n = this.clock.stepsFor(elapsed);
       for (let i = 0; i < n; i++) this.advance();
       this.views.endFrame(n > 0);
+      this.scene.render();
+      return;
     }
+    // Paused, the frame shows a state a script or a recording may look at: it is drawn only once
+    // every view is ready (the last frame stays meanwhile). A view never ready (a texture that
+    // never loads) holds the paused picture at most HOLD_LIMIT_MS.
+    if (this.drawReady()) this.heldSince = 0;
+    else if (!this.heldSince) this.heldSince = now;
+    else if (now - this.heldSince > HOLD_LIMIT_MS) this.scene.render();
+  }
+
+  /**
+   * Draws the frame if every view is ready to show its state (ViewSet.ready(): every material and
+   * shadow-map depth material compiled, which asking starts in the background); otherwise draws
+   * nothing. A frame drawn before then would leave the tree out of its shadow map, or a mesh out:
+   * work done in the background may delay a frame, never change what it shows. Returns whether
+   * it drew.
+   */
+  drawReady(): boolean {
+    if (this.contextLoss.isLost) return false;
+    if (this.waitsForReady && !this.views.ready()) return false;
     this.scene.render();
+    return true;
   }
 
   /** One fixed step of every method on show, in the same wind at the same time. */
@@ -251,11 +283,16 @@ export class Sandbox {
     return this.paused;
   }
 
-  /** Advances frames × dt deterministically, then renders once. */
-  step(frames: number): void {
+  /**
+   * Advances frames × dt deterministically, then draws once if every view is ready (drawReady()).
+   * While shaders compile in the background (after use(), a new tree, a display change) nothing is
+   * drawn here: the simulation has advanced, and the next frame drawn (by the render loop, paused
+   * or not, as soon as the views are ready) is complete. Returns whether it drew.
+   */
+  step(frames: number): boolean {
     if (!Number.isInteger(frames) || frames < 0 || frames > 100000) throw new RangeError(`step(frames) takes a whole number from 0 to 100000; got ${frames}`);
     for (let i = 0; i < frames; i++) this.advance();
-    if (!this.contextLoss.isLost) this.scene.render();
+    return this.drawReady();
   }
 
   /** Frame and update times (all views), vertices and state of the focused view, errors, notes. */
