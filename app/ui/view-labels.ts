@@ -1,7 +1,9 @@
 /**
  * The compare views' labels: each view's method and its own milliseconds per
  * frame, at the top left of its cell. On the canvas (a GUI layer of their own), so they are in
- * the videos too, which leave the panel out.
+ * the videos too, which leave the panel out. A frame-exact video draws each frame itself, with
+ * the render loop held: its frames show the method alone, not the timings, which depend on the
+ * machine and the wall clock (a video made twice is the same, pixel for pixel).
  */
 import { AdvancedDynamicTexture } from "@babylonjs/gui/2D/advancedDynamicTexture";
 import { Control } from "@babylonjs/gui/2D/controls/control";
@@ -49,10 +51,14 @@ export class ViewLabels {
     const after = sandbox.scene.onAfterRenderObservable.add(() => {
       if (sandbox.viewsVersion() !== this.seen) this.refresh();
     });
+    // Before each frame: the timings go as soon as frames are drawn one by one (in that very frame: the GUI is drawn after this), and come back after.
+    const before = sandbox.scene.onBeforeRenderObservable.add(() => {
+      if (this.timed() !== this.seenTimed) this.refresh();
+    });
     const changed = sandbox.events.changes.add((what) => {
       if (what === "views" || what === "focus") this.refresh();
     });
-    for (const o of [after, changed]) if (o) this.observers.push(o as Observer<unknown>);
+    for (const o of [after, before, changed]) if (o) this.observers.push(o as Observer<unknown>);
   }
 
   dispose(): void {
@@ -65,11 +71,21 @@ export class ViewLabels {
     return this.boxes.filter((b) => b.box.isVisible).map((b) => b.text.text);
   }
 
-  /** The sandbox's viewsVersion the labels show. */
+  /** The sandbox's viewsVersion the labels show, and whether they show timings. */
   private seen = -1;
+  private seenTimed = true;
+
+  /**
+   * Whether the labels show each view's ms per frame: only while the render loop draws the frames
+   * (a frame-exact recording holds it and draws each frame itself).
+   */
+  private timed(): boolean {
+    return this.sandbox.scene.getEngine().activeRenderLoops.length > 0;
+  }
 
   refresh(): void {
     this.seen = this.sandbox.viewsVersion();
+    const timed = (this.seenTimed = this.timed());
     const views = this.sandbox.views();
     const engine = this.sandbox.scene.getEngine(), canvas = engine.getRenderingCanvas();
     // Cells are in CSS pixels; the GUI's pixels are the canvas's.
@@ -79,7 +95,7 @@ export class ViewLabels {
       box.isVisible = views.length > 1 && v !== undefined;
       if (!box.isVisible) continue;
       const ms = v.frameMs > 0 ? `${v.frameMs.toFixed(1)} ms/frame` : "timing…";
-      const t = `${k + 1}. ${v.label}\n${ms}`;
+      const t = timed ? `${k + 1}. ${v.label}\n${ms}` : `${k + 1}. ${v.label}`;
       if (text.text !== t) text.text = t;
       box.left = `${Math.round((v.cell.x + 8) * scale)}px`;
       box.top = `${Math.round((v.cell.y + 8) * scale)}px`;
