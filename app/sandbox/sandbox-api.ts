@@ -117,6 +117,19 @@ export function sandboxApi(h: ApiHost, ready: Promise<void>): SandboxPanelApi {
     }
     methods.run(id);
   };
+  // An error reported before the panel watches (the page address's, read at start, before the panel
+  // is made) is shown to it once it is up (`ready` resolves after), unless a newer one is on show.
+  const unseen: string[] = events.errors.hasObservers() ? [] : [...events.recent];
+  let newer = false;
+  const early = events.errors.add((m) => (events.errors.observers.length > 1 ? (newer = true) : unseen.push(m)));
+  void ready.then(
+    () => {
+      early?.remove();
+      const last = unseen[unseen.length - 1];
+      if (last !== undefined && !newer && events.errors.hasObservers()) events.errors.notifyObservers(last);
+    },
+    () => early?.remove(),
+  );
   return {
     ready,
     animators: () => h.registry.list().map((p) => ({ id: p.id, label: p.label })),
