@@ -218,6 +218,7 @@ function reasonOf(field: string, e: unknown): string {
   const unknown = /^Unknown method "[^"]*"; (the methods are: .*)$/.exec(m);
   if (unknown) return `not a method; ${unknown[1]}`;
   const key = field.split(".").pop()!;
-  for (const prefix of [`wind.${field} `, `${field} `, `${key} `]) if (m.startsWith(prefix)) m = m.slice(prefix.length);
+  // "wind.speed must be ..." → "must be ..." (a message that goes on otherwise keeps its words: "timeline key 2: ...").
+  for (const prefix of [`wind.${field} `, `${field} `, `${key} `]) if (m.startsWith(prefix + "must ")) m = m.slice(prefix.length);
   return m;
 }

@@ -134,6 +134,10 @@ describe("UrlSync.restore: each bad field falls back to its default alone, and o
     expect(r.warnings[0]).toMatch(/^Address: speed '900': must be a number from 0 to 40 m\/s \(using 6\); spectral-beam\.damping '5': must be a number from 0 to 1 \(using 0\.5\); method 'foo': not a method; .* \(using spectral-beam\); mode 'sketch': must be one of shaded, flat, wireframe, skeleton \(using shaded\)$/);
   });
 
+  it("a broken timeline keeps its own message", () => {
+    expect(restore("#tree=demo&timeline=loop|0,6,0,0.3;10,20").warnings).toEqual([expect.stringMatching(/^Address: timeline 'loop\|0,6,0,0\.3;10,20': wind timeline key 2: expected 4 numbers.*\(using none\)$/)]);
+  });
+
   it("a good address says nothing", () => {
     expect(restore("#tree=demo&depth=4&taper=0.3&method=procedural-wind&speed=12&spectral-beam.damping=0.2").warnings).toEqual([]);
   });
