@@ -21,17 +21,15 @@
 import { ReferenceTree, addLinearLoad, lowestModes, type BeamFrame } from "../../physics/reference";
 import type { PhysicalMaterial } from "../../physics/material";
 import type { TreeSkeleton } from "../../tree/skeleton";
+import { dampingRatio } from "../../physics/damping";
 import { branchDragPerLength, crossFlowDrag, leafDrag } from "../../wind/drag";
+
+export { dampingRatio };
 
 const { sqrt, abs, max, min } = Math;
 
 /** The most modes the method offers (the reference's 20 lowest). */
 export const MAX_MODES = 20;
-
-/** The damping slider's value (0 to 1) as every mode's damping ratio ζ = 0.01 · 100^damping (0.01 to 1, log scale). */
-export function dampingRatio(damping: number): number {
-  return 0.01 * 100 ** min(1, max(0, damping));
-}
 
 /** What the modal step needs of the WindField. */
 export interface WindSampler {
