@@ -1,0 +1,210 @@
+/**
+ * Calibration: how far a method's motion is from the reference solver's, measured the same way for
+ * every method. Three figures per method, each beside the reference's:
+ *
+ * - static deflection: in a steady wind (no turbulence, no gusts), the mean tip displacement from
+ *   rest per hierarchy level, averaged over the last seconds of a settling run (the reference:
+ *   its linear static solve, ReferenceTree.staticDeflection);
+ * - the trunk's dominant frequency: of its free motion after a steady wind stops (the reference:
+ *   its first mode); for a method with no free motion (no dynamics), the peak of its sway spectrum;
+ * - the damping ratio ζ of that free motion, by the logarithmic decrement of its successive peaks,
+ *   δ = ln(a_k / a_{k+1}), ζ = δ / √(4π² + δ²).
+ *
+ * Plain TypeScript over typed arrays, no Babylon: a driver (the sandbox's API in the app, a
+ * NullEngine sandbox in tests) restarts the method in a wind, steps it and reads its tips.
+ */
+const { sqrt, abs, log, PI, max, min, hypot } = Math;
+
+/** What calibration needs of a running method: restart it in a wind, step it, read its tips. */
+export interface CalibrationDriver {
+  /** Restart the method from rest in a steady wind of `speed` m/s toward +x (no turbulence, no gusts). */
+  restart(speed: number): Promise<void> | void;
+  /** Set the steady wind's speed without restarting (0: the wind stops). */
+  setSpeed(speed: number): void;
+  /** Advance `frames` fixed steps of `dt` seconds. */
+  step(frames: number): void;
+  /** World xyz of every branch tip, in probe()'s order (branch 0's tip first: the trunk's). */
+  probe(): ArrayLike<number>;
+}
+
+export interface CalibrationOptions {
+  /** Wind speeds of the static figures, m/s. */
+  speeds: readonly number[];
+  /** Hierarchy level of every branch (probe order). */
+  levels: ArrayLike<number>;
+  /** The fixed step, s. */
+  dt: number;
+  /** Seconds to settle before averaging, and seconds averaged. */
+  settle: number;
+  average: number;
+  /** Wind that is then stopped for the free motion, m/s, and seconds of free motion recorded. */
+  releaseSpeed: number;
+  freeSeconds: number;
+  /** Hears of progress (0 to 1) and what is being done. */
+  progress?: (fraction: number, text: string) => void;
+  /** Called between pieces of work (the app awaits a frame there). */
+  yieldEvery?: () => Promise<void>;
+}
+
+export const CALIBRATION_DEFAULTS = { speeds: [5, 10, 20], dt: 1 / 60, settle: 6, average: 2, releaseSpeed: 10, freeSeconds: 8 } as const;
+
+export interface StaticFigure {
+  speed: number;
+  /** Per level: mean |tip displacement| from rest, m. */
+  levels: number[];
+}
+
+export interface FreeMotion {
+  /** Dominant frequency of the trunk tip's free motion, Hz (0 when it does not swing). */
+  hz: number;
+  /** Damping ratio from the logarithmic decrement (NaN when fewer than two peaks). */
+  zeta: number;
+}
+
+export interface MethodCalibration {
+  static: StaticFigure[];
+  free: FreeMotion;
+}
+
+/** Per level: the mean length of the tips' displacement `d` (3 per branch) over the branches of that level. */
+export function levelMeans(d: ArrayLike<number>, levels: ArrayLike<number>): number[] {
+  let top = 0;
+  for (let b = 0; b < levels.length; b++) top = max(top, levels[b]);
+  const sum = new Array<number>(top + 1).fill(0), count = new Array<number>(top + 1).fill(0);
+  for (let b = 0; b < levels.length; b++) {
+    sum[levels[b]] += hypot(d[3 * b], d[3 * b + 1], d[3 * b + 2]);
+    count[levels[b]]++;
+  }
+  return sum.map((s, l) => (count[l] > 0 ? s / count[l] : 0));
+}
+
+/**
+ * The dominant frequency and damping ratio of a decaying oscillation x[0..n) sampled every dt:
+ * the mean is removed; the frequency from the mean spacing of the peaks, ζ from the logarithmic
+ * decrement between the first and the last peak above 2 % of the largest (ζ = δ / √(4π² + δ²),
+ * δ the decrement per period). A motion with fewer than two peaks gives hz 0 and ζ NaN.
+ */
+export function freeMotionOf(x: ArrayLike<number>, dt: number): FreeMotion {
+  const n = x.length;
+  if (n < 3) return { hz: 0, zeta: NaN };
+  // The rest position is the end of a decaying motion: the mean of its last quarter.
+  let rest = 0;
+  const q = max(1, n >> 2);
+  for (let i = n - q; i < n; i++) rest += x[i];
+  rest /= q;
+  let largest = 0;
+  for (let i = 0; i < n; i++) largest = max(largest, abs(x[i] - rest));
+  if (largest === 0) return { hz: 0, zeta: NaN };
+  // Peaks of |x - rest| between zero crossings: one per half period (sign alternates).
+  const peaks: { t: number; a: number }[] = [];
+  let sign = 0, best = 0, bestAt = -1;
+  for (let i = 0; i < n; i++) {
+    const v = x[i] - rest, s = v > 0 ? 1 : v < 0 ? -1 : 0;
+    if (s !== 0 && s !== sign) {
+      if (bestAt >= 0 && best > 0.02 * largest) peaks.push({ t: bestAt * dt, a: best });
+      sign = s;
+      best = 0;
+      bestAt = -1;
+    }
+    if (abs(v) > best) {
+      best = abs(v);
+      bestAt = i;
+    }
+  }
+  // The last lobe counts only if it closed (a crossing after it); it was not pushed above.
+  if (peaks.length < 3) return { hz: peaks.length >= 2 ? 1 / (2 * (peaks[1].t - peaks[0].t)) : 0, zeta: NaN };
+  // Half periods from peak spacing; the first lobe may be the release itself, so skip it.
+  const first = peaks[1], last = peaks[peaks.length - 1], halves = peaks.length - 2;
+  const hz = halves / (2 * (last.t - first.t));
+  // Decrement per full period (two half periods) between the first and last peaks.
+  const delta = (2 * log(first.a / last.a)) / halves;
+  const zeta = delta / sqrt(4 * PI * PI + delta * delta);
+  return { hz, zeta };
+}
+
+/** The peak frequency of a motion's spectrum (for methods with no free motion), Hz: a plain DFT over [fmin, fmax]. */
+export function spectralPeak(x: ArrayLike<number>, dt: number, fmin = 0.05, fmax = 5): number {
+  const n = x.length;
+  let mean = 0;
+  for (let i = 0; i < n; i++) mean += x[i];
+  mean /= n;
+  const df = 1 / (n * dt);
+  let bestF = 0, bestP = -1;
+  for (let f = max(df, fmin); f <= fmax; f += df / 4) {
+    let re = 0, im = 0;
+    const w = 2 * PI * f * dt;
+    for (let i = 0; i < n; i++) {
+      const v = x[i] - mean;
+      re += v * Math.cos(w * i);
+      im -= v * Math.sin(w * i);
+    }
+    const p = re * re + im * im;
+    if (p > bestP) {
+      bestP = p;
+      bestF = f;
+    }
+  }
+  return bestF;
+}
+
+/** The calibration figures of one method through its driver. */
+export async function calibrateMethod(driver: CalibrationDriver, o: CalibrationOptions): Promise<MethodCalibration> {
+  const report = o.progress ?? (() => undefined);
+  const pause = o.yieldEvery ?? (() => Promise.resolve());
+  const nb = o.levels.length;
+  const settleFrames = Math.round(o.settle / o.dt), averageFrames = max(1, Math.round(o.average / o.dt));
+  const stages = o.speeds.length + 2;
+  // Rest: the tips in no wind.
+  report(0, "rest");
+  await driver.restart(0);
+  driver.step(1);
+  const rest = Float64Array.from(driver.probe() as ArrayLike<number>);
+  if (rest.length < 3 * nb) throw new RangeError(`calibration: the method reports ${rest.length / 3} tips, the tree has ${nb} branches`);
+  const statics: StaticFigure[] = [];
+  const sum = new Float64Array(3 * nb);
+  for (let k = 0; k < o.speeds.length; k++) {
+    const speed = o.speeds[k];
+    report((k + 1) / stages, `steady wind at ${speed} m/s`);
+    await driver.restart(speed);
+    for (let f = 0; f < settleFrames; f += 30) {
+      driver.step(min(30, settleFrames - f));
+      await pause();
+    }
+    sum.fill(0);
+    for (let f = 0; f < averageFrames; f++) {
+      driver.step(1);
+      const p = driver.probe();
+      for (let i = 0; i < 3 * nb; i++) sum[i] += p[i] - rest[i];
+      if (f % 30 === 29) await pause();
+    }
+    for (let i = 0; i < 3 * nb; i++) sum[i] /= averageFrames;
+    statics.push({ speed, levels: levelMeans(sum, o.levels) });
+  }
+  // Free motion: settle in a steady wind, stop it, follow the trunk tip along the wind (x).
+  report((o.speeds.length + 1) / stages, `free motion after ${o.releaseSpeed} m/s stops`);
+  await driver.restart(o.releaseSpeed);
+  for (let f = 0; f < settleFrames; f += 30) {
+    driver.step(min(30, settleFrames - f));
+    await pause();
+  }
+  driver.setSpeed(0);
+  const freeFrames = Math.round(o.freeSeconds / o.dt);
+  const x = new Float64Array(freeFrames);
+  for (let f = 0; f < freeFrames; f++) {
+    driver.step(1);
+    x[f] = driver.probe()[0] - rest[0];
+    if (f % 30 === 29) await pause();
+  }
+  report(1, "done");
+  return { static: statics, free: freeMotionOf(x, o.dt) };
+}
+
+/** The reference's per-level mean static deflection from its tips (3 per branch, probe order). */
+export function referenceLevels(tips: ArrayLike<number>, levels: ArrayLike<number>): number[] {
+  return levelMeans(tips, levels);
+}
+
+/** method / reference, per level (NaN where the reference does not move). */
+export function ratios(method: readonly number[], reference: readonly number[]): number[] {
+  return reference.map((r, l) => (r > 0 ? (method[l] ?? 0) / r : NaN));
+}

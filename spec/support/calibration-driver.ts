@@ -1,0 +1,71 @@
+/**
+ * A method of the sandbox, under Babylon's NullEngine, as a calibration driver: restarted in a
+ * steady wind toward +x (no turbulence, no gusts), stepped on the fixed clock, its tips read through
+ * the API. With the reference's static deflection for the same tree and material, for comparisons.
+ */
+import { NullEngine } from "@babylonjs/core/Engines/nullEngine";
+import { createRegistry } from "../../app/animators/registry";
+import type { SandboxPanelApi } from "../../app/sandbox/api";
+import { Sandbox } from "../../app/sandbox/sandbox";
+import { CALIBRATION_DEFAULTS, calibrateMethod, levelMeans, type CalibrationDriver, type MethodCalibration } from "../../app/physics/calibration";
+import { ReferenceTree, lowestModes } from "../../app/physics/reference";
+import type { TreeSkeleton } from "../../app/tree/skeleton";
+
+export interface CalibrationBench {
+  api: SandboxPanelApi;
+  sandbox: Sandbox;
+  engine: NullEngine;
+  /** Every branch's hierarchy level, probe order. */
+  levels: Int32Array;
+  dispose(): void;
+}
+
+/** A sandbox on `hash` (e.g. "#tree=habel"), not drawing on its own. */
+export async function openBench(hash: string): Promise<CalibrationBench> {
+  const engine = new NullEngine();
+  const sandbox = new Sandbox(engine, null, createRegistry());
+  const api = sandbox.api();
+  await sandbox.start(hash, "", { renderLoop: false });
+  const skeleton = skeletonOf(sandbox);
+  const levels = new Int32Array(skeleton.branchCount);
+  for (let b = 0; b < skeleton.branchCount; b++) levels[b] = skeleton.branchLevel[b];
+  return { api, sandbox, engine, levels, dispose: () => { sandbox.dispose(); engine.dispose(); } };
+}
+
+/** The skeleton on show (the sandbox's tree source). */
+export function skeletonOf(sandbox: Sandbox): TreeSkeleton {
+  const shown = sandbox.trees.tree;
+  if (!shown) throw new Error("no tree on show");
+  return shown.skeleton;
+}
+
+/** Method `id` of the bench as a driver. */
+export function driverFor(bench: CalibrationBench, id: string): CalibrationDriver {
+  const { api } = bench;
+  return {
+    async restart(speed) {
+      api.wind({ speed, direction: 0, vertical: 0, turbulence: 0, gust: 0 });
+      await api.use(id);
+    },
+    setSpeed(speed) {
+      api.wind({ speed });
+    },
+    step(frames) {
+      api.step(frames);
+    },
+    probe: () => api.probe(),
+  };
+}
+
+/** The calibration figures of method `id` on the bench's tree (defaults unless given). */
+export function calibrate(bench: CalibrationBench, id: string, o: Partial<typeof CALIBRATION_DEFAULTS> = {}): Promise<MethodCalibration> {
+  return calibrateMethod(driverFor(bench, id), { ...CALIBRATION_DEFAULTS, ...o, levels: bench.levels });
+}
+
+/** The reference's per-level mean static deflection at each speed (wind toward +x) and its first mode, Hz. */
+export function referenceFigures(bench: CalibrationBench, speeds: readonly number[] = CALIBRATION_DEFAULTS.speeds): { static: { speed: number; levels: number[] }[]; firstHz: number } {
+  const tree = new ReferenceTree(skeletonOf(bench.sandbox), bench.api.physics());
+  const statics = speeds.map((speed) => ({ speed, levels: levelMeans(tree.staticDeflection(speed, 1, 0), bench.levels) }));
+  const modes = lowestModes(tree.frame, tree.solver, 1);
+  return { static: statics, firstHz: Math.sqrt(modes.omega2[0]) / (2 * Math.PI) };
+}
