@@ -53,10 +53,8 @@ describe("the calibration harness on the modal method (the reference's modes in 
       const ref = referenceFigures(bench);
       const m = await calibrate(bench, "modal");
       for (let k = 0; k < ref.static.length; k++) {
-        // eslint-disable-next-line no-console
         console.log(`modal ${ref.static[k].speed} m/s: method ${m.static[k].levels.map((v) => v.toFixed(3)).join(" ")} reference ${ref.static[k].levels.map((v) => v.toFixed(3)).join(" ")}`);
       }
-      // eslint-disable-next-line no-console
       console.log(`modal free motion ${m.free.hz.toFixed(3)} Hz ζ ${m.free.zeta.toFixed(3)}; reference first mode ${ref.firstHz.toFixed(3)} Hz`);
       expect(m.static.length).toBe(3);
       for (let k = 0; k < ref.static.length; k++) {
