@@ -17,8 +17,8 @@ const { sqrt, abs, log, PI, max, min, hypot } = Math;
 
 /** What calibration needs of a running method: restart it in a wind, step it, read its tips. */
 export interface CalibrationDriver {
-  /** Restart the method from rest in a steady wind of `speed` m/s toward +x (no turbulence, no gusts). */
-  restart(speed: number): Promise<void> | void;
+  /** Restart the method from rest in a wind of `speed` m/s toward +x, with no gusts and the given turbulence (0: steady). */
+  restart(speed: number, turbulence?: number): Promise<void> | void;
   /** Set the steady wind's speed without restarting (0: the wind stops). */
   setSpeed(speed: number): void;
   /** Advance `frames` fixed steps of `dt` seconds. */
@@ -40,13 +40,16 @@ export interface CalibrationOptions {
   /** Wind that is then stopped for the free motion, m/s, and seconds of free motion recorded. */
   releaseSpeed: number;
   freeSeconds: number;
+  /** A method with no free motion (it stops with the wind): the turbulence and seconds of the sway whose spectral peak is its frequency. */
+  turbulence: number;
+  swaySeconds: number;
   /** Hears of progress (0 to 1) and what is being done. */
   progress?: (fraction: number, text: string) => void;
   /** Called between pieces of work (the app awaits a frame there). */
   yieldEvery?: () => Promise<void>;
 }
 
-export const CALIBRATION_DEFAULTS = { speeds: [5, 10, 20], dt: 1 / 60, settle: 6, average: 2, releaseSpeed: 10, freeSeconds: 8 } as const;
+export const CALIBRATION_DEFAULTS = { speeds: [5, 10, 20], dt: 1 / 60, settle: 6, average: 2, releaseSpeed: 10, freeSeconds: 8, turbulence: 0.35, swaySeconds: 16 } as const;
 
 export interface StaticFigure {
   speed: number;
@@ -61,9 +64,16 @@ export interface FreeMotion {
   zeta: number;
 }
 
+export interface TrunkMotion extends FreeMotion {
+  /** "free": the motion after the wind stopped; "sway": the method has none, so the peak of its sway spectrum in turbulent wind. */
+  from: "free" | "sway";
+  /** The trunk tip's displacement along the wind, every dt, that the figures came from. */
+  trace: Float32Array;
+}
+
 export interface MethodCalibration {
   static: StaticFigure[];
-  free: FreeMotion;
+  free: TrunkMotion;
 }
 
 /** Per level: the mean length of the tips' displacement `d` (3 per branch) over the branches of that level. */
@@ -166,10 +176,7 @@ export async function calibrateMethod(driver: CalibrationDriver, o: CalibrationO
     const speed = o.speeds[k];
     report((k + 1) / stages, `steady wind at ${speed} m/s`);
     await driver.restart(speed);
-    for (let f = 0; f < settleFrames; f += 30) {
-      driver.step(min(30, settleFrames - f));
-      await pause();
-    }
+    await settle(driver, settleFrames, pause);
     sum.fill(0);
     for (let f = 0; f < averageFrames; f++) {
       driver.step(1);
@@ -183,20 +190,57 @@ export async function calibrateMethod(driver: CalibrationDriver, o: CalibrationO
   // Free motion: settle in a steady wind, stop it, follow the trunk tip along the wind (x).
   report((o.speeds.length + 1) / stages, `free motion after ${o.releaseSpeed} m/s stops`);
   await driver.restart(o.releaseSpeed);
-  for (let f = 0; f < settleFrames; f += 30) {
-    driver.step(min(30, settleFrames - f));
-    await pause();
-  }
+  await settle(driver, settleFrames, pause);
   driver.setSpeed(0);
-  const freeFrames = Math.round(o.freeSeconds / o.dt);
-  const x = new Float64Array(freeFrames);
-  for (let f = 0; f < freeFrames; f++) {
-    driver.step(1);
-    x[f] = driver.probe()[0] - rest[0];
-    if (f % 30 === 29) await pause();
+  const x = await trace(driver, Math.round(o.freeSeconds / o.dt), rest[0], pause);
+  let free: TrunkMotion = { ...freeMotionOf(x, o.dt), from: "free", trace: Float32Array.from(x) };
+  if (!(free.hz > 0)) {
+    // No free motion (a method with no dynamics stops with the wind): the peak of its sway spectrum.
+    report((o.speeds.length + 1.5) / stages, `sway in turbulent wind at ${o.releaseSpeed} m/s`);
+    await driver.restart(o.releaseSpeed, o.turbulence);
+    await settle(driver, Math.round(2 / o.dt), pause);
+    const sway = await trace(driver, Math.round(o.swaySeconds / o.dt), rest[0], pause);
+    free = { hz: spectralPeak(sway, o.dt), zeta: NaN, from: "sway", trace: Float32Array.from(sway) };
   }
   report(1, "done");
-  return { static: statics, free: freeMotionOf(x, o.dt) };
+  return { static: statics, free };
+}
+
+async function settle(driver: CalibrationDriver, frames: number, pause: () => Promise<void>): Promise<void> {
+  for (let f = 0; f < frames; f += 30) {
+    driver.step(min(30, frames - f));
+    await pause();
+  }
+}
+
+/** The trunk tip's x less `x0`, every step for `frames` steps. */
+async function trace(driver: CalibrationDriver, frames: number, x0: number, pause: () => Promise<void>): Promise<Float64Array> {
+  const x = new Float64Array(frames);
+  for (let f = 0; f < frames; f++) {
+    driver.step(1);
+    x[f] = driver.probe()[0] - x0;
+    if (f % 30 === 29) await pause();
+  }
+  return x;
+}
+
+/** Amplitude spectrum of `x` (mean removed) at `count` frequencies from 0 to fmax, for plots. */
+export function amplitudeSpectrum(x: ArrayLike<number>, dt: number, fmax = 4, count = 160): Float32Array {
+  const n = x.length, out = new Float32Array(count);
+  let mean = 0;
+  for (let i = 0; i < n; i++) mean += x[i];
+  mean /= max(1, n);
+  for (let k = 0; k < count; k++) {
+    const w = 2 * PI * ((k * fmax) / (count - 1)) * dt;
+    let re = 0, im = 0;
+    for (let i = 0; i < n; i++) {
+      const v = x[i] - mean;
+      re += v * Math.cos(w * i);
+      im -= v * Math.sin(w * i);
+    }
+    out[k] = (2 * sqrt(re * re + im * im)) / max(1, n);
+  }
+  return out;
 }
 
 /** The reference's per-level mean static deflection from its tips (3 per branch, probe order). */

@@ -43,8 +43,8 @@ export function skeletonOf(sandbox: Sandbox): TreeSkeleton {
 export function driverFor(bench: CalibrationBench, id: string): CalibrationDriver {
   const { api } = bench;
   return {
-    async restart(speed) {
-      api.wind({ speed, direction: 0, vertical: 0, turbulence: 0, gust: 0 });
+    async restart(speed, turbulence = 0) {
+      api.wind({ speed, direction: 0, vertical: 0, turbulence, gust: 0 });
       await api.use(id);
     },
     setSpeed(speed) {
