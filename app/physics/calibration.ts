@@ -55,6 +55,8 @@ export interface StaticFigure {
   speed: number;
   /** Per level: mean |tip displacement| from rest, m. */
   levels: number[];
+  /** Over every tip: mean |tip displacement| from rest, m. */
+  all: number;
 }
 
 export interface FreeMotion {
@@ -185,7 +187,7 @@ export async function calibrateMethod(driver: CalibrationDriver, o: CalibrationO
       if (f % 30 === 29) await pause();
     }
     for (let i = 0; i < 3 * nb; i++) sum[i] /= averageFrames;
-    statics.push({ speed, levels: levelMeans(sum, o.levels) });
+    statics.push({ speed, levels: levelMeans(sum, o.levels), all: meanLength(sum, nb) });
   }
   // Free motion: settle in a steady wind, stop it, follow the trunk tip along the wind (x).
   report((o.speeds.length + 1) / stages, `free motion after ${o.releaseSpeed} m/s stops`);
@@ -243,10 +245,51 @@ export function amplitudeSpectrum(x: ArrayLike<number>, dt: number, fmax = 4, co
   return out;
 }
 
-/** The reference's per-level mean static deflection from its tips (3 per branch, probe order). */
-export function referenceLevels(tips: ArrayLike<number>, levels: ArrayLike<number>): number[] {
-  return levelMeans(tips, levels);
+/** The mean length of `n` displacements (3 numbers each). */
+export function meanLength(d: ArrayLike<number>, n: number): number {
+  let sum = 0;
+  for (let b = 0; b < n; b++) sum += hypot(d[3 * b], d[3 * b + 1], d[3 * b + 2]);
+  return n > 0 ? sum / n : 0;
 }
+
+/** The reference's figure at one speed from its tips (3 per branch, probe order). */
+export function referenceFigure(speed: number, tips: ArrayLike<number>, levels: ArrayLike<number>): StaticFigure {
+  return { speed, levels: levelMeans(tips, levels), all: meanLength(tips, levels.length) };
+}
+
+/** What `sandbox.calibration()` returns: every method beside the reference, for the tree on show. */
+export interface CalibrationResult {
+  /** The tree's name (a preset, a grammar's file or a model's). */
+  tree: string;
+  /** The steady wind speeds, m/s (toward +x, no turbulence, no gusts). */
+  speeds: number[];
+  reference: {
+    /** Per speed: the reference's mean static tip deflection per level and over all tips, m. */
+    static: StaticFigure[];
+    /** Its first natural frequency, Hz. */
+    firstHz: number;
+  };
+  methods: {
+    id: string;
+    label: string;
+    /** Per speed: the method's mean tip deflection per level and over all tips, m, and per level its ratio to the reference's. */
+    static: (StaticFigure & { ratio: number[] })[];
+    /** The trunk's dominant frequency, Hz; from its free motion or (a method with none) its sway spectrum. */
+    hz: number;
+    from: "free" | "sway";
+    /** ζ measured by the logarithmic decrement of the free motion (null without one). */
+    zeta: number | null;
+    /** ζ its damping slider sets for the first mode (dampingRatio), null for a method without the slider. */
+    zetaSet: number | null;
+    /** Amplitude spectrum of the trunk's motion, 0 to SPECTRUM_HZ, for the plot. */
+    spectrum: number[];
+  }[];
+  /** Milliseconds it took. */
+  ms: number;
+}
+
+/** The spectra in a CalibrationResult go from 0 to this many Hz. */
+export const SPECTRUM_HZ = 4;
 
 /** method / reference, per level (NaN where the reference does not move). */
 export function ratios(method: readonly number[], reference: readonly number[]): number[] {

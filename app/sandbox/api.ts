@@ -16,6 +16,7 @@ import type { Scene } from "@babylonjs/core/scene";
 import type { Observable } from "@babylonjs/core/Misc/observable";
 import type { BranchControl } from "../animators/animator";
 import type { ParamDecl } from "../math/params";
+import type { CalibrationResult } from "../physics/calibration";
 import type { PhysicalMaterial } from "../physics/material";
 import type { ReferenceResult } from "../physics/reference/run";
 import type { RecordOptions, RecordResult } from "../record/recorder";
@@ -31,7 +32,7 @@ import type { TreeSource } from "./tree-source";
 import type { DisplaySettings } from "./url-state";
 import type { ViewInfo } from "./view-set";
 
-export type { PhysicalMaterial, ReferenceResult };
+export type { CalibrationResult, PhysicalMaterial, ReferenceResult };
 export type { ActionInfo, DisplaySettings, ModelInfo, PlotData, RecordOptions, RecordResult, RenderMode, SandboxChange, TreeSource, TreeSummary, ViewInfo, WindSettings, WindTimeline };
 
 /** A parameter value as the API takes and returns it. */
@@ -107,6 +108,16 @@ export interface SandboxApi {
    * off the frame loop; defaults { speeds: [5, 10, 20], modes: 20 }.
    */
   reference(opts?: { speeds?: number[]; modes?: number }): Promise<ReferenceResult>;
+  /**
+   * Every method (or those named) beside the reference, for the tree and material on show, each
+   * with its parameters as set, run off screen in slices: per steady wind speed (toward +x, no
+   * turbulence or gusts; default 5, 10, 20, 30 m/s) the mean tip deflection per hierarchy level and
+   * its ratio to the reference's; the trunk's dominant frequency (of its free motion after a
+   * 10 m/s wind stops, or the peak of its sway spectrum for a method with none) beside the
+   * reference's first mode; the ζ measured by the logarithmic decrement beside the one its damping
+   * slider sets. Throws a RangeError for an unknown method or a speed out of range.
+   */
+  calibration(opts?: { methods?: string[]; speeds?: number[] }): Promise<CalibrationResult>;
   /** The focused method's commands now. */
   actions(): ActionInfo[];
   /** Runs one of the focused method's commands; throws on an unknown or disabled one (a BusyError naming the recording under way and its cancel command, when that is why). */
@@ -182,6 +193,10 @@ export interface SandboxPanelApi extends SandboxApi {
   referenceProgress(): { text: string; fraction: number } | null;
   /** The last reference computed for the tree and material on show, or null. */
   latestReference(): ReferenceResult | null;
+  /** A calibration under way, or null. */
+  calibrationProgress(): { text: string; fraction: number } | null;
+  /** The last calibration of the tree and material on show, or null. */
+  latestCalibration(): CalibrationResult | null;
   /** The clock's time, seconds, and whether it is paused. */
   time(): number;
   paused(): boolean;

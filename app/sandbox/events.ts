@@ -25,7 +25,7 @@ import { Observable } from "@babylonjs/core/Misc/observable";
  * - physics: the physical tree's material;
  * - reference: a reference computation finished (or its result no longer holds).
  */
-export type SandboxChange = "tree" | "views" | "focus" | "wind" | "windPlayed" | "timeline" | "params" | "display" | "progress" | "selection" | "actions" | "paused" | "plot" | "physics" | "reference";
+export type SandboxChange = "tree" | "views" | "focus" | "wind" | "windPlayed" | "timeline" | "params" | "display" | "progress" | "selection" | "actions" | "paused" | "plot" | "physics" | "reference" | "calibration";
 
 /** The changes the page address keeps. */
 export const ADDRESS_CHANGES: ReadonlySet<SandboxChange> = new Set<SandboxChange>(["tree", "views", "wind", "timeline", "params", "display", "physics"]);

@@ -20,6 +20,7 @@ import type { FixedClock } from "./clock";
 import { messageOf, type SandboxEvents } from "./events";
 import type { MethodControls } from "./method-controls";
 import type { PhysicsControl } from "./physics-control";
+import type { CalibrationControl, CalibrationOptions } from "./calibration-control";
 import type { ReferenceControl, ReferenceOptions } from "./reference-control";
 import type { ReferenceResult } from "../physics/reference/run";
 import { GUI_LAYER, type Stages } from "./stages";
@@ -44,6 +45,7 @@ export interface ApiHost {
   readonly tipPlot: TipPlot;
   readonly physics: PhysicsControl;
   readonly reference: ReferenceControl;
+  readonly calibration: CalibrationControl;
   readonly isPaused: boolean;
   computeReference(opts?: ReferenceOptions): Promise<ReferenceResult>;
   pause(): void;
@@ -180,6 +182,7 @@ export function sandboxApi(h: ApiHost, ready: Promise<void>): SandboxPanelApi {
       return h.physics.get();
     }),
     reference: shown((opts?: ReferenceOptions) => h.computeReference(opts)),
+    calibration: shown((opts?: CalibrationOptions) => h.calibration.run(opts)),
     actions: () => methods.actions(),
     action: shown((id: string) => runAction(id)),
     branch: shown((index?: number, patch?: Record<string, number | null>) => {
@@ -229,6 +232,8 @@ export function sandboxApi(h: ApiHost, ready: Promise<void>): SandboxPanelApi {
     plotData: () => h.tipPlot.data(views.list.map((v) => ({ id: v.provider.id, animator: v.animator })), h.clock.dt),
     referenceProgress: () => h.reference.progress(),
     latestReference: () => h.reference.latest(),
+    calibrationProgress: () => h.calibration.progress(),
+    latestCalibration: () => h.calibration.latest(),
     time: () => h.clock.time,
     paused: () => h.isPaused,
     reportError: (message: string) => events.error(message),

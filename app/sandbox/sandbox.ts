@@ -15,6 +15,7 @@
  * `window.sandbox` is built over them by sandbox-api.ts.
  */
 import type { Engine } from "@babylonjs/core/Engines/engine";
+import { NullEngine } from "@babylonjs/core/Engines/nullEngine";
 import { Scene } from "@babylonjs/core/scene";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector";
@@ -28,6 +29,7 @@ import { DEFAULT_WIND, WindField, type WindSettings } from "../wind/wind-field";
 import type { SandboxPanelApi, SandboxStats } from "./api";
 import { FixedClock } from "./clock";
 import { createEnvironment, type Environment } from "./environment";
+import { CalibrationControl, type OffscreenSandbox } from "./calibration-control";
 import { canvasNotice, ContextLossBehavior } from "./context-loss";
 import { messageOf, SandboxEvents } from "./events";
 import { MethodControls } from "./method-controls";
@@ -61,6 +63,7 @@ export class Sandbox {
   readonly tipPlot: TipPlot;
   readonly physics: PhysicsControl;
   readonly reference: ReferenceControl;
+  readonly calibration: CalibrationControl;
   readonly urlSync: UrlSync;
   /** Counts the trees built, so a reference result is known to be for the tree on show. */
   private treeVersion = 0;
@@ -87,8 +90,9 @@ export class Sandbox {
   /**
    * `canvas`: where the camera takes the mouse; null under NullEngine (tests). `referenceRunner`:
    * where the reference solver runs (main.ts gives a worker; by default in this thread, in slices).
+   * `offscreen`: a sandbox that only computes (calibration's): it never writes the page address.
    */
-  constructor(readonly engine: Engine, canvas: HTMLCanvasElement | null, readonly registry: AnimatorRegistry, options: { referenceRunner?: ReferenceRunner } = {}) {
+  constructor(readonly engine: Engine, canvas: HTMLCanvasElement | null, readonly registry: AnimatorRegistry, options: { referenceRunner?: ReferenceRunner; offscreen?: boolean } = {}) {
     this.scene = new Scene(engine);
     this.env = createEnvironment(this.scene, canvas);
     this.root = new TransformNode("tree-root", this.scene);
@@ -98,7 +102,8 @@ export class Sandbox {
     this.windControl = new WindControl(this.windField, changed);
     this.tipPlot = new TipPlot(this.windField, changed);
     this.physics = new PhysicsControl(changed);
-    this.reference = new ReferenceControl(options.referenceRunner ?? inlineRunner, changed);
+    const runReference = options.referenceRunner ?? inlineRunner;
+    this.reference = new ReferenceControl(runReference, changed);
     let methods: MethodControls | null = null;
     this.views = new ViewSet({
       scene: this.scene, env: this.env, stages: this.stages, clock: this.clock, wind: this.windField, registry, changed, error,
@@ -125,7 +130,26 @@ export class Sandbox {
         this.reference.forget();
       }
     });
-    this.urlSync = new UrlSync(this.events.changes, () => (this.trees.tree ? this.addressState() : null), error);
+    this.urlSync = new UrlSync(this.events.changes, () => (this.trees.tree && !options.offscreen ? this.addressState() : null), error);
+    this.calibration = new CalibrationControl({
+      offscreen: () => this.offscreen(),
+      methods: () => registry.list().map((p) => ({ id: p.id, label: p.label })),
+      paramsOf: (id) => this.methods.get(id),
+      tree: () => (this.trees.tree ? { skeleton: this.trees.tree.skeleton, name: this.trees.fileName, material: this.physics.get(), version: this.treeVersion } : null),
+      runReference,
+    }, changed);
+  }
+
+  /** A sandbox with no canvas (NullEngine) showing this one's tree and material, stepped by hand: calibration's. */
+  private async offscreen(): Promise<OffscreenSandbox> {
+    const engine = new NullEngine();
+    const s = new Sandbox(engine, null, this.registry, { offscreen: true });
+    await s.start("", "", { renderLoop: false });
+    s.trees.adopt(this.trees.tree!, this.trees.fileName);
+    s.physics.set(this.physics.get());
+    const api = s.api();
+    const dispose = () => (s.dispose(), engine.dispose());
+    return { wind: api.wind, use: api.use, params: api.params, step: api.step, probe: api.probe, dispose };
   }
 
   /** The wind as a method sets it (a wind arrow dragged in the scene): validated, and a refusal shown. */
@@ -362,6 +386,7 @@ export class Sandbox {
     this.pointerCamera.detach();
     this.timing.detach();
     this.contextLoss.dispose();
+    this.calibration.dispose();
     this.trees.dispose();
     this.views.dispose();
     this.stages.dispose();

@@ -123,6 +123,14 @@ export class TreeSourceManager {
     return this.summary();
   }
 
+  /**
+   * Shows another sandbox's tree as it is (its skeleton and geometry are shared, read-only): the
+   * off-screen sandbox of a calibration runs the methods on the very tree on show, model or grammar.
+   */
+  adopt(tree: ShownTree, name: string): TreeSummary {
+    return this.rebuild({ name: CUSTOM_TREE, fileName: name, grammar: "", depth: 0, skeleton: tree.skeleton }, this.taperValue, tree);
+  }
+
   private showModel(model: ModelSource): TreeSummary {
     return this.rebuild({ name: model.sample?.id ?? MODEL_TREE, fileName: model.loaded.data.name, grammar: "", depth: 0, skeleton: model.imported!.skeleton, model }, this.taperValue);
   }
