@@ -32,5 +32,16 @@ module.exports = {
       transformIgnorePatterns: ["/node_modules/(?!(@babylonjs|babylonjs-gltf2interface)/)"],
       moduleFileExtensions: ["ts", "js", "json", "lsys"],
     },
+    {
+      // npm run calibrate: every method beside the reference on the shipped trees, printed as tables
+      // (spec/calibrate/*.calibrate.ts). Only that script sets the variable.
+      displayName: "calibrate",
+      testEnvironment: "node",
+      roots: ["<rootDir>/spec"],
+      testMatch: process.env.TREE_WIND_CALIBRATE === "1" ? ["**/*.calibrate.ts"] : ["**/*.calibrate.never"],
+      transform,
+      transformIgnorePatterns: ["/node_modules/(?!(@babylonjs|babylonjs-gltf2interface)/)"],
+      moduleFileExtensions: ["ts", "js", "json", "lsys"],
+    },
   ],
 };

@@ -268,6 +268,8 @@ export interface CalibrationResult {
     static: StaticFigure[];
     /** Its first natural frequency, Hz. */
     firstHz: number;
+    /** Its lowest natural frequencies, Hz (for the spectrum plot). */
+    modesHz: number[];
   };
   methods: {
     id: string;

@@ -87,10 +87,10 @@ export class CalibrationControl {
     progress(0, "the reference");
     let offscreen: OffscreenSandbox | null = null;
     try {
-      const ref = await this.host.runReference({ skeleton: tree.skeleton, material: tree.material, speeds, modes: 1, direction: 0 }, (f, text) => progress(0.1 * f, `reference: ${text}`));
+      const ref = await this.host.runReference({ skeleton: tree.skeleton, material: tree.material, speeds, modes: 6, direction: 0 }, (f, text) => progress(0.1 * f, `reference: ${text}`));
       const result: CalibrationResult = {
         tree: tree.name, speeds,
-        reference: { static: ref.static.map((s) => referenceFigure(s.speed, s.tips, levels)), firstHz: ref.modes[0]?.hz ?? 0 },
+        reference: { static: ref.static.map((s) => referenceFigure(s.speed, s.tips, levels)), firstHz: ref.modes[0]?.hz ?? 0, modesHz: ref.modes.map((m) => m.hz) },
         methods: [], ms: 0,
       };
       offscreen = await this.host.offscreen();

@@ -16,6 +16,7 @@ import { ScrollViewer } from "@babylonjs/gui/2D/controls/scrollViewers/scrollVie
 import type { SandboxChange, SandboxPanelApi } from "../sandbox/api";
 import type { Plots } from "./plots";
 import { branchSection } from "./sections/branch-section";
+import { calibrationSection } from "./sections/calibration-section";
 import { methodSection } from "./sections/method-section";
 import { paramsSection } from "./sections/params-section";
 import { physicsSection } from "./sections/physics-section";
@@ -109,6 +110,7 @@ export class Panel {
     section((s) => branchSection(sandbox, s, (x) => this.frame.isVisible && x < PANEL_WIDTH));
     section((s) => treeSection(sandbox, s, options.openGrammarFile));
     section((s) => physicsSection(sandbox, s));
+    section((s) => calibrationSection(sandbox, s));
     section((s) => windSection(sandbox, s));
     section((s) => paramsSection(sandbox, s));
     section((s) => viewSection(sandbox, s));
