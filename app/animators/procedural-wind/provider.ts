@@ -18,6 +18,7 @@ import type { DeformShader } from "../deform-shader";
 import { BINDING_ATTRIBUTES } from "../../tree/geometry";
 import { BRANCH_SAMPLER, PROCEDURAL_WIND_FUNCTIONS } from "./procedural-wind.glsl";
 import { proceduralWindParams, type ProceduralWindParams } from "./params";
+import { defaultMaterial } from "../../physics/material";
 
 export type { ProceduralWindParams } from "./params";
 
@@ -60,7 +61,7 @@ export class ProceduralWindAnimator implements Animator<ProceduralWindParams> {
     this.ctx = ctx;
     this.params = { ...params };
     const tree = ctx.tree;
-    this.twin = new ProceduralWindTwin(tree.skeleton, this.params, ctx.rng.fork(0x2007));
+    this.twin = new ProceduralWindTwin(tree.skeleton, this.params, ctx.rng.fork(0x2007), ctx.material ?? defaultMaterial());
     this.tips = new Float32Array(3 * tree.skeleton.branchCount);
     this.branchTexture = createBranchTexture(this.twin, ctx.scene);
     this.deformShader = {

