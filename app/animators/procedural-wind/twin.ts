@@ -438,12 +438,12 @@ export class ProceduralWindTwin {
    * Simulation step (§6.4) at time t: the trunk (§6.3.3 "Animating the Trunk"), then every branch
    * (§6.3.3 "Animating the Branches"), each as a quaternion about its own origin, written into
    * texel 1 of `branchData`. A function of t, the wind and the tree: nothing read here was written
-   * by an earlier step (dt is only the paper-literal inertia's look-back). No allocation.
+   * by an earlier step (dt is not used: it stays in the signature for the Animator's update). No allocation.
    */
-  step(t: number, dt: number, wind: WindSource): void {
+  step(t: number, _dt: number, wind: WindSource): void {
     this.time = t;
     wind.gpuState(t, this.gpu);
-    if (this.params.paperLiteral) this.stepLiteral(t, dt, wind);
+    if (this.params.paperLiteral) this.stepLiteral(t, wind);
     else this.stepCalibrated(t, wind);
     this.composeAncestors();
   }
@@ -551,7 +551,7 @@ export class ProceduralWindTwin {
    * ζ = 0.06 + 0.8 damping), stateless: the trunk's lean x'' + 2ζωx' + ω²x = ω² g f through the
    * same response window, the delayed wind power of Example 6-1 as a window of past samples.
    */
-  private stepLiteral(t: number, dt: number, wind: WindSource): void {
+  private stepLiteral(t: number, wind: WindSource): void {
     const p = this.params;
     const s = this.skeleton;
     const d = this.branchData;
@@ -635,7 +635,6 @@ export class ProceduralWindTwin {
         delayed[b] += wk * pow(hypot(wa[0], wa[2]) / REFERENCE_WIND_SPEED, 1.5);
       }
     }
-    void dt;
 
     // --- Branches (§6.3.3, Example 6-1) -----------------------------------------------------
     const freqScale = p.flutterFrequency / sqrt(stiffness);

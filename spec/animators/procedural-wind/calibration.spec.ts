@@ -47,7 +47,7 @@ describe.each(["habel", "demo"])("procedural-wind calibrated on %s", (tree) => {
         bench.api.step(1);
         x[f] = bench.api.probe()[0];
       }
-      const peak = spectralPeak(x, DT, 0.3, 5);
+      const peak = spectralPeak(x, DT);
       // Free ring-down: the twin on the bench's tree and material in a wind that stops at 10 s.
       const damping = bench.api.params("procedural-wind").damping as number;
       const twin = new ProceduralWindTwin(skeletonOf(bench.sandbox), { ...defaultsOf(proceduralWindParams), damping }, new Rng(1), bench.api.physics());

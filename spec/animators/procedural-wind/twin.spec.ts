@@ -141,6 +141,24 @@ describe("procedural-wind twin (Zioma 2007)", () => {
     expect(worst).toBeLessThan(0.25);
   });
 
+  test("calibrated amplitudes come from the material; paper-literal keeps Zioma's hand-set ones", () => {
+    const w = wind({ speed: 10, turbulence: 0 }, false);
+    const meanMotion = (paperLiteral: boolean, youngModulus: number): number => {
+      const tw = new ProceduralWindTwin(skeleton, { ...defaults, paperLiteral }, new Rng(7), { ...defaultMaterial(), youngModulus });
+      const frames = run(tw, w, 4);
+      let sum = 0;
+      for (let b = 0; b < skeleton.branchCount; b++) sum += rmsDisplacement(frames, b);
+      return sum / skeleton.branchCount;
+    };
+    // A wood four times as stiff bends a quarter as far (linear beams); the paper's constants ignore it.
+    const soft = meanMotion(false, 8e9), stiff = meanMotion(false, 32e9);
+    expect(stiff / soft).toBeGreaterThan(0.2);
+    expect(stiff / soft).toBeLessThan(0.3);
+    expect(meanMotion(true, 32e9)).toBe(meanMotion(true, 8e9));
+    // And the paper's amplitudes are its own: centimetres on this 6 m tree where the beam says tenths of a millimetre.
+    expect(meanMotion(true, 8.6e9)).toBeGreaterThan(20 * meanMotion(false, 8.6e9));
+  });
+
   test("zero wind (speed 0, gust 0) leaves the tree exactly at rest", () => {
     const tw = twin();
     const frames = run(tw, wind({ speed: 0, gust: 0, turbulence: 0.5 }), 5);
