@@ -2,13 +2,13 @@
  * Parameters of the lsystem-particles method (Barron, Sorge and Davis), declared once: the GUI,
  * the URL and the automation API derive from these. Every one can change while the tree moves.
  */
-import { numberParam, type ParamDecls, type ValuesOf } from "../../math/params";
+import { booleanParam, numberParam, type ParamDecls, type ValuesOf } from "../../math/params";
 
 export const lsystemParticlesParams = {
-  damping: numberParam("Damping", 0, 1, 0.01, 0.2, "",
-    "Eq. 2.7's k_d as a damping ratio: 0.02 (0) to critical (1)"),
+  damping: numberParam("Damping", 0, 1, 0.01, 0.3, "",
+    "Eq. 2.7's k_d as the damping ratio of the tree's first mode, ζ = 0.01 · 100^d (the shared mapping): 0.01 (0) to critical (1)"),
   stiffness: numberParam("Stiffness", 0.2, 5, 0.05, 1, "×",
-    "Scales every spring constant k_s (eq. 2.6); springs go as the rod's cross-section"),
+    "Scales every spring constant k_s (eq. 2.6): 1 is beam theory's E I / L for the rod (paper-literal: k_s ∝ r²)"),
   gravity: numberParam("Gravity", 0, 2, 0.05, 1, "g",
     "§5.1.1: F_G, a constant force down; 1 is the Earth's"),
   timeStep: numberParam("Time step", 2, 100, 0.5, 16.5, "ms",
@@ -18,9 +18,11 @@ export const lsystemParticlesParams = {
   sides: numberParam("Sides", 4, 16, 2, 8, "",
     "§4.2.2: polygons around a branch (even: half the ring by negation, eq. 7.1)"),
   minRadius: numberParam("Minimum branch radius", 0.5, 30, 0.5, 3, "mm",
-    "§4.1: every radius is scaled so that the thinnest branch has this radius"),
+    "§4.1, paper-literal only: every radius is scaled so that the thinnest branch has this radius (calibrated keeps the tree's own radii)"),
   spatial: numberParam("Turbulence spread", 0, 0.5, 0.01, 0.15, "",
     "§5.1.1: each particle scales the wind's fluctuation by its own factor 1 ± this"),
+  paperLiteral: booleanParam("Paper-literal", false,
+    "Barron's own forces: each rod's whole drag at its tip in the absolute wind, springs k_s ∝ r² toward a fixed rest direction, radii scaled by §4.1. Off: calibrated to the physical tree (distributed drag in the wind relative to the rod, leaves' drag, beam-theory springs E I / L at the joints, subtree loads)"),
 } satisfies ParamDecls;
 
 /** The values of the parameters, derived from their declarations. */

@@ -43,22 +43,31 @@
  * the stats), so every time step the slider offers is stable.
  */
 import { skeletonJoints, type TreeSkeleton } from "../../tree/skeleton";
-import { G, WOOD_DENSITY } from "../../wind/drag";
+import { G, WOOD_DENSITY, branchDragPerLength, crossFlowDrag, leafDrag } from "../../wind/drag";
+import { dampingRatio } from "../../physics/damping";
+import { defaultMaterial, type PhysicalMaterial } from "../../physics/material";
 
 // Math's members read once: in jest's vm context every read of the global `Math` is slow (see wind-field.ts).
-const { sqrt, sin, cos, hypot, ceil, max, PI } = Math;
+const { sqrt, sin, cos, hypot, ceil, max, min, abs, PI } = Math;
 
 // Gravity G and the wood's density (rod mass M = ρ π r² L) are app/wind/drag.ts's, shared by the CPU methods.
 export { G, WOOD_DENSITY };
 /**
- * Spring constant per square metre of cross-section at stiffness 1, N/m per m²: k_s = STIFFNESS_PER_AREA × stiffness × r².
- * With M ∝ r² L a rod's frequency then depends only on its length (ω_n² = 3 k_s / M ≈ 273 / L s⁻²,
- * 2.6 Hz for a 1 m rod); the wind turns thin rods more than thick ones (angle ∝ u² / r).
+ * Paper-literal only: spring constant per square metre of cross-section at stiffness 1 for wood of
+ * density WOOD_DENSITY, N/m per m²: k_s = STIFFNESS_PER_AREA × (ρ / WOOD_DENSITY) × stiffness × r².
+ * With M = ρ π r² L a rod's frequency then depends only on its length, whatever the wood
+ * (ω_n² = 3 k_s / M ≈ 273 / L s⁻², 2.6 Hz for a 1 m rod); the wind turns thin rods more than thick
+ * ones (angle ∝ u² / r).
  */
 export const STIFFNESS_PER_AREA = 2.0e5;
-/** Damping ratio at damping 0 and 1: ζ = ZETA_MIN + (ZETA_MAX - ZETA_MIN) × damping. */
-export const ZETA_MIN = 0.02;
-export const ZETA_MAX = 1;
+/** Damping ratio at damping 0 and 1 (physics/damping.ts's dampingRatio, the slider's one mapping). */
+export const ZETA_MIN = dampingRatio(0);
+export const ZETA_MAX = dampingRatio(1);
+/**
+ * Calibrated: the largest h ω_n of one sub-step. Velocity Verlet is stable for h ω_n < 2 whatever
+ * the damping; half of that. (Paper-literal keeps the energy-contracting bound, verletStepLimit.)
+ */
+export const STABLE_STEP = 1;
 /** Sub-steps keep h ω_n under this share of the energy bound. */
 export const STEP_SAFETY = 0.5;
 
@@ -76,22 +85,27 @@ export interface ParticleTree {
   readonly dominant: Int32Array;
   /** Initial (rest) position I, xyz. */
   readonly rest: Float64Array;
-  /** Radius after the §4.1 scaling, metres. */
+  /** Radius at the particle after the §4.1 scaling, metres. */
   readonly radius: Float64Array;
+  /** Radius at the start of the rod ending at the particle (same scaling; its branch's own radius there, 0 for the root). */
+  readonly baseRadius: Float64Array;
+  /** Leaves carried by each particle: every leaf goes to the nearest node of its branch (as the reference's loads do). */
+  readonly leaves: Float64Array;
   /** Rest length L of the rod ending at the particle (0 for the root). */
   readonly length: Float64Array;
   /** Particle of every skeleton node (a branch's base node maps to the particle it grows from). */
   readonly particleOfNode: Int32Array;
-  /** The §4.1 factor every radius was scaled by. */
+  /** The §4.1 factor every radius was scaled by (1: the tree's own radii). */
   readonly radiusScale: number;
 }
 
 /**
  * Builds the particle system from a skeleton (§4.1). `minRadius`: the constant "minimum radius of
- * any branch", metres; every radius is scaled by minRadius / (smallest radius in the tree).
+ * any branch", metres; every radius is scaled by minRadius / (smallest radius in the tree). null:
+ * the tree's own radii (the physical tree the reference solver bends).
  */
-export function buildParticleTree(s: TreeSkeleton, minRadius: number): ParticleTree {
-  if (!(minRadius > 0)) throw new RangeError(`minimum branch radius must be above 0; got ${minRadius}`);
+export function buildParticleTree(s: TreeSkeleton, minRadius: number | null): ParticleTree {
+  if (minRadius !== null && !(minRadius > 0)) throw new RangeError(`minimum branch radius must be above 0; got ${minRadius}`);
   const np = s.nodePosition;
   // §4.1: one particle per turtle move plus the root; a branch's base is the turtle's current particle.
   const { jointOfNode: particleOfNode, node, parent } = skeletonJoints(s, "particle");
@@ -126,26 +140,48 @@ export function buildParticleTree(s: TreeSkeleton, minRadius: number): ParticleT
   }
   for (let k = 0; k < s.nodeCount; k++) if (isBase[k] && s.nodeRadius[k] > 0 && s.nodeRadius[k] < smallest) smallest = s.nodeRadius[k];
   if (!Number.isFinite(smallest)) throw new Error("the tree has no radius above 0");
-  const radiusScale = minRadius / smallest;
+  const radiusScale = minRadius === null ? 1 : minRadius / smallest;
+  const baseRadius = new Float64Array(count);
   for (let i = 0; i < count; i++) {
-    radius[i] = s.nodeRadius[node[i]] * radiusScale;
+    const k = node[i];
+    radius[i] = s.nodeRadius[k] * radiusScale;
     if (i > 0) {
+      // The rod runs from the previous node of its branch (a branch's base node: its own radius there).
+      baseRadius[i] = (k > 0 && s.nodeBranch[k - 1] === s.nodeBranch[k] ? s.nodeRadius[k - 1] : s.nodeRadius[k]) * radiusScale;
       const p = parent[i];
       length[i] = hypot(rest[3 * i] - rest[3 * p], rest[3 * i + 1] - rest[3 * p + 1], rest[3 * i + 2] - rest[3 * p + 2]);
       if (!(length[i] > 1e-9)) throw new Error(`particle ${i} (node ${node[i]}) sits on its parent: a rod of zero length`);
     }
   }
-  return { count, node, parent, firstChild, sibling, dominant, rest, radius, length, particleOfNode, radiusScale };
+  const leaves = new Float64Array(count);
+  for (let l = 0; l < s.leafCount; l++) {
+    const b = s.leafBranch[l], x = s.leafX[l];
+    const first = s.branchFirstNode[b], last = first + s.branchNodeCount[b] - 1;
+    let k = first;
+    while (k < last - 1 && s.nodeX[k + 1] < x) k++;
+    const span = s.nodeX[k + 1] - s.nodeX[k];
+    const f = span > 0 ? (x - s.nodeX[k]) / span : 0;
+    leaves[particleOfNode[f < 0.5 ? k : min(k + 1, last)]]++;
+  }
+  return { count, node, parent, firstChild, sibling, dominant, rest, radius, baseRadius, leaves, length, particleOfNode, radiusScale };
 }
 
 /** Settings of the dynamics. */
 export interface DynamicsSettings {
-  /** 0..1, the shared damping: damping ratio ζ = ZETA_MIN + (ZETA_MAX - ZETA_MIN) × damping. */
+  /** 0..1, the shared damping slider: the damping ratio ζ = dampingRatio(damping) (physics/damping.ts). */
   damping: number;
   /** Scales every spring constant k_s. */
   stiffness: number;
   /** Multiple of g. */
   gravity: number;
+  /**
+   * Barron's own conventions: each rod driven by the force at its particle alone (the rod's whole
+   * drag at its tip, the absolute wind), its spring k_s ∝ r² toward a rest direction fixed in the
+   * world. Off (the default): calibrated, see ParticleDynamics.
+   */
+  paperLiteral?: boolean;
+  /** The physical tree's material (wood density, Young's modulus); the default species when left out. */
+  material?: PhysicalMaterial;
 }
 
 /**
@@ -186,6 +222,29 @@ export function stepNorm(x: number, zeta: number): number {
  * The state and update of §5.1 over a ParticleTree. Per particle: the rotation q (unit quaternion
  * w, x, y, z) that takes the rod's rest vector to its current one, the angular velocity ω, and the
  * current position C. Allocation free after construction.
+ *
+ * Calibrated (the default) departs from the paper where beam theory says otherwise, so that the
+ * same physical tree bends as the reference solver's (app/physics/reference) does:
+ * - Load. `windForce` holds the external load at each particle: the caller puts half of each rod's
+ *   distributed drag at each of its end particles (centre of pressure at mid-rod) and the leaves'
+ *   drag on the particle that carries them; half of each rod's weight goes to each end. A rod turns
+ *   under the moment about its base of every load beyond it (its subtree: the bending moment at a
+ *   section of a beam), summed from the tips inward in O(n); eq. 2.1's τ = R × F is the one-rod case.
+ * - Spring. The rod's rest direction turns with its parent rod (the spring is the joint's bend, so a
+ *   rigid turn of the whole tree costs nothing), and its stiffness is the bending stiffness of the
+ *   piece of beam the rod stands for: a rotational spring K = E / ∫₀ᴸ ds / I(s), I = π r⁴ / 4 with r
+ *   tapering linearly along the rod (K = E I / L for a uniform rod), written as Barron's tip spring
+ *   k_s = K / L² (eq. 2.6: |S| ≈ L θ, torque k_s L² θ). A chain of rigid rods on such springs is the
+ *   Euler-Bernoulli beam discretised at its nodes (curvature M / E I integrated over each rod's
+ *   length); 3 E I / L would be a single cantilever's stiffness under a tip force, which counts the
+ *   moment's fall along the rod once more than the chain, where the moment at every joint is
+ *   carried explicitly.
+ * - Inertia. The rod carries its subtree, turning rigidly about its base: I = Σ m (|c - base|² + L² / 12)
+ *   over the subtree's rods, at rest (eq. 2.3's M L² / 3 is the one-rod case). Mass from the
+ *   material's wood density, ρ π L (r_a² + r_a r_b + r_b²) / 3 (the tapered rod).
+ * - Gravity. The modelled shape is the tree already bent under its own weight (as the reference
+ *   takes it): the springs carry the weight's moment at rest, and gravity acts on the change of lever only.
+ * - Damping. c = 2 ζ √(K / I) with ζ = dampingRatio(slider): each rod's own mode decays at ζ.
  */
 export class ParticleDynamics {
   /** Current positions C, xyz per particle. */
@@ -194,8 +253,18 @@ export class ParticleDynamics {
   readonly rotation: Float64Array;
   /** Angular velocity ω, rad/s, world axes. */
   readonly omega: Float64Array;
+  /** Velocity of each particle, m/s (from ω, after every step; for the wind relative to the moving wood). */
+  readonly velocity: Float64Array;
   /** External force per particle for the next step (wind, set by the caller), N, xyz. */
   readonly windForce: Float64Array;
+  /**
+   * Calibrated: how fast each particle's wind force falls as it moves downwind, N s/m (set by the
+   * caller with windForce). The air's damping of a light twig carrying leaves is far faster than a
+   * step, so the rod's own share of it is taken implicitly (see step).
+   */
+  readonly windRate: Float64Array;
+  /** Calibrated: the air's damping of each rod's turn this step, 1/s. */
+  private readonly airDamping: Float64Array;
   /** Rod rest vectors d0 = I_i - I_parent. */
   private readonly d0: Float64Array;
   readonly mass: Float64Array;
@@ -208,6 +277,16 @@ export class ParticleDynamics {
   /** Per-particle angular acceleration without damping at the current state. */
   private readonly alpha: Float64Array;
   private readonly substeps: Int32Array;
+  /** Calibrated: torque of the loads beyond each rod about its base, this step, N m. */
+  private readonly torque: Float64Array;
+  /** Calibrated: gravity's torque at rest (the springs' preload), per unit g. */
+  private readonly restGravity: Float64Array;
+  /** Scratch of the inward sums: force and moment (about the particle) of each subtree. */
+  private readonly fSub: Float64Array;
+  private readonly mSub: Float64Array;
+  private literal = false;
+  /** Calibrated: the tree's sway frequency, Rayleigh's from its static deflection, Hz (0 paper-literal). */
+  swayHz = 0;
   private zeta = 0;
   /** STEP_SAFETY × verletStepLimit(ζ): the largest h ω_n of one sub-step. */
   private xLimit = 0;
@@ -222,7 +301,10 @@ export class ParticleDynamics {
     this.rotation = new Float64Array(4 * n);
     for (let i = 0; i < n; i++) this.rotation[4 * i] = 1;
     this.omega = new Float64Array(3 * n);
+    this.velocity = new Float64Array(3 * n);
     this.windForce = new Float64Array(3 * n);
+    this.windRate = new Float64Array(n);
+    this.airDamping = new Float64Array(n);
     this.d0 = new Float64Array(3 * n);
     for (let i = 1; i < n; i++) {
       const p = tree.parent[i];
@@ -235,6 +317,10 @@ export class ParticleDynamics {
     this.omegaN = new Float64Array(n);
     this.alpha = new Float64Array(3 * n);
     this.substeps = new Int32Array(n).fill(1);
+    this.torque = new Float64Array(3 * n);
+    this.restGravity = new Float64Array(3 * n);
+    this.fSub = new Float64Array(3 * n);
+    this.mSub = new Float64Array(3 * n);
     this.configure(settings);
   }
 
@@ -244,26 +330,242 @@ export class ParticleDynamics {
     if (!(damping >= 0 && damping <= 1)) throw new RangeError(`damping must be from 0 to 1; got ${damping}`);
     if (!(stiffness > 0)) throw new RangeError(`stiffness must be above 0; got ${stiffness}`);
     if (!(gravity >= 0)) throw new RangeError(`gravity must be 0 or more; got ${gravity}`);
-    const t = this.tree;
-    this.zeta = ZETA_MIN + (ZETA_MAX - ZETA_MIN) * damping;
-    this.xLimit = STEP_SAFETY * verletStepLimit(this.zeta);
+    const t = this.tree, n = t.count;
+    const material = settings.material ?? defaultMaterial();
+    const rho = material.woodDensity, E = material.youngModulus;
+    this.literal = settings.paperLiteral === true;
+    this.zeta = dampingRatio(damping);
+    this.xLimit = this.literal ? STEP_SAFETY * verletStepLimit(this.zeta) : STABLE_STEP;
     this.gravity = gravity;
-    for (let i = 1; i < t.count; i++) {
-      const r = t.radius[i], L = t.length[i];
-      const M = WOOD_DENSITY * PI * r * r * L;
-      const ks = STIFFNESS_PER_AREA * stiffness * r * r;
-      this.mass[i] = M;
-      this.springK[i] = ks;
-      this.invInertia[i] = 3 / (M * L * L); // eq. 2.3
-      // Angular stiffness k_s L² over I, and gravity's lever M g L / 2 (stiffening a hanging rod,
-      // softening an upright one): the bound takes the larger.
-      const k = (3 * ks) / M + (1.5 * G * gravity) / L;
-      const wn = sqrt(k);
-      this.omegaN[i] = wn;
-      // c = 2 ζ ω_n for the spring alone: k_d = 2 ζ ω_n M / 3.
-      this.dampC[i] = 2 * this.zeta * sqrt((3 * ks) / M);
+    this.swayHz = 0;
+    if (this.literal) {
+      for (let i = 1; i < n; i++) {
+        const r = t.radius[i], L = t.length[i];
+        const M = rho * PI * r * r * L;
+        const ks = STIFFNESS_PER_AREA * (rho / WOOD_DENSITY) * stiffness * r * r;
+        this.mass[i] = M;
+        this.springK[i] = ks;
+        this.invInertia[i] = 3 / (M * L * L); // eq. 2.3
+        // Angular stiffness k_s L² over I, and gravity's lever M g L / 2 (stiffening a hanging rod,
+        // softening an upright one): the bound takes the larger.
+        const wn = sqrt((3 * ks) / M + (1.5 * G * gravity) / L);
+        this.omegaN[i] = wn;
+        // c = 2 ζ ω_n for the spring alone: k_d = 2 ζ ω_n M / 3.
+        this.dampC[i] = 2 * this.zeta * sqrt((3 * ks) / M);
+      }
+      this.stepFor = -1;
+      return;
     }
+    // Calibrated: masses, then the subtrees' mass, first and second moments from the tips inward.
+    const rest = t.rest, par = t.parent;
+    const mS = this.mass, s1 = this.fSub, s2 = this.alpha; // scratch: Σ m c (xyz) and Σ m (|c|² + L²/12) in s2[3i]
+    s1.fill(0);
+    s2.fill(0);
+    const subMass = this.omegaN; // scratch until the end of configure
+    subMass.fill(0);
+    for (let i = 1; i < n; i++) {
+      const ra = t.baseRadius[i], rb = t.radius[i], L = t.length[i];
+      mS[i] = (rho * PI * L * (ra * ra + ra * rb + rb * rb)) / 3;
+    }
+    for (let i = n - 1; i >= 1; i--) {
+      const p = par[i], o = 3 * i, m = mS[i], L = t.length[i];
+      const cx = 0.5 * (rest[o] + rest[3 * p]), cy = 0.5 * (rest[o + 1] + rest[3 * p + 1]), cz = 0.5 * (rest[o + 2] + rest[3 * p + 2]);
+      subMass[i] += m;
+      s1[o] += m * cx;
+      s1[o + 1] += m * cy;
+      s1[o + 2] += m * cz;
+      s2[o] += m * (cx * cx + cy * cy + cz * cz + (L * L) / 12);
+      // I about the base p: Σ m |c - P|² = S2 - 2 P·S1 + m |P|².
+      const px = rest[3 * p], py = rest[3 * p + 1], pz = rest[3 * p + 2];
+      const inertia = s2[o] - 2 * (px * s1[o] + py * s1[o + 1] + pz * s1[o + 2]) + subMass[i] * (px * px + py * py + pz * pz);
+      this.invInertia[i] = 1 / inertia;
+      // Gravity's lever at its worst: m_sub g |c_sub - base| / I.
+      const lever = hypot(s1[o] / subMass[i] - px, s1[o + 1] / subMass[i] - py, s1[o + 2] / subMass[i] - pz);
+      const gLever = (subMass[i] * G * gravity * lever) / inertia;
+      // Beam theory: K = E / ∫ ds / I(s), I = π r⁴ / 4, r linear from r_a to r_b: ∫ = 4 L (r_a⁻³ - r_b⁻³) / (3 π (r_b - r_a)).
+      const ra = t.baseRadius[i], rb = t.radius[i];
+      const flex = abs(rb - ra) > 1e-6 * rb
+        ? (4 * L * (1 / (ra * ra * ra) - 1 / (rb * rb * rb))) / (3 * PI * (rb - ra))
+        : (4 * L) / (PI * rb * rb * rb * rb);
+      this.springK[i] = (stiffness * E) / flex; // the joint's K, for now
+      if (p > 0) {
+        subMass[p] += subMass[i];
+        s1[3 * p] += s1[o];
+        s1[3 * p + 1] += s1[o + 1];
+        s1[3 * p + 2] += s1[o + 2];
+        s2[3 * p] += s2[o];
+      }
+      s2[o + 1] = gLever; // (subMass is shared scratch with omegaN)
+    }
+    const w2 = this.condense(material, s2);
+    this.swayHz = sqrt(w2) / (2 * PI);
+    for (let i = 1; i < n; i++) {
+      // Every rod sways at the tree's frequency: I = K_abs / ω_R² (see the class's header).
+      const K = this.springK[i] * t.length[i] * t.length[i];
+      this.invInertia[i] = w2 / K;
+      this.omegaN[i] = sqrt(w2 + s2[3 * i + 1]);
+      this.dampC[i] = 2 * this.zeta * sqrt(w2);
+    }
+    // The weight's moment at rest, per g: the springs' preload.
+    this.loadTorques(rest, 0, G, this.restGravity);
+    this.alpha.fill(0);
+    this.windForce.fill(0);
     this.stepFor = -1;
+  }
+
+  /**
+   * Calibrated springs. Barron's rods turn toward rest directions fixed in the world (eqs. 5.2, 5.3),
+   * so a rod's spring must hold the rod's own direction, which in the beam is the sum of the bends
+   * of every joint from the root to it. For the load of a steady wind at rest (along x and along z,
+   * per unit speed²: the shape of the load does not change with the speed), the beam's chord
+   * rotation of every rod follows from the joints' stiffness K_j = E / ∫ ds / I(s) (on entry in
+   * springK) with the bending moment linear along each rod (M_b at its base, M_t at its tip):
+   * Φ_i = Σ_ancestors (M_b + M_t) / (2 K_j) + (M_b / 3 + M_t / 6) / K_i. The rod's spring is then
+   * the one that turns it by Φ's part along the moment M_b it feels, over both winds (the parts
+   * across the rod, which alone turn it): K_abs = Σ |M_b⊥|² / Σ M_b⊥ · Φ⊥, at most the joint's own K
+   * (which it is where that is not positive). In a steady wind the
+   * chain of rods then lies on the beam's deflected shape. Written into springK as k_s = K_abs / L².
+   * Returns Rayleigh's quotient of that deflected shape u, ω_R² = Σ F · u / Σ m |u|² (the lower of
+   * the two winds): an upper bound of the tree's first ω² (Rayleigh's principle), close for a
+   * shape near the first mode's, as a cantilever's static deflection is.
+   * `scratch` (3 per particle): its [3i + 2] is free.
+   */
+  private condense(material: PhysicalMaterial, scratch: Float64Array): number {
+    const t = this.tree, n = t.count, par = t.parent, rest = t.rest, W = this.windForce;
+    const tq = this.torque, Mt = this.mSub, phiEnd = this.velocity, acc = this.omega;
+    acc.fill(0); // num in [3i], den in [3i + 1]
+    const sc = new Float64Array(3), u = new Float64Array(3 * n);
+    let rayleigh = Infinity;
+    for (let dir = 0; dir < 2; dir++) {
+      const ux = dir === 0 ? 1 : 0, uz = dir === 0 ? 0 : 1;
+      W.fill(0);
+      for (let i = 1; i < n; i++) {
+        const o = 3 * i, q = 3 * par[i];
+        const k = branchDragPerLength(material, 0.5 * (t.radius[i] + t.baseRadius[i])) * t.length[i];
+        crossFlowDrag(k, ux, 0, uz, rest[o] - rest[q], rest[o + 1] - rest[q + 1], rest[o + 2] - rest[q + 2], sc, 0);
+        for (let c = 0; c < 3; c++) {
+          W[o + c] += 0.5 * sc[c];
+          W[q + c] += 0.5 * sc[c];
+        }
+        leafDrag(material, ux, 0, uz, sc, 0);
+        for (let c = 0; c < 3; c++) W[o + c] += t.leaves[i] * sc[c];
+      }
+      this.loadTorques(rest, 1, 0, tq);
+      phiEnd.fill(0);
+      u.fill(0);
+      let work = 0, kinetic = 0;
+      for (let i = 1; i < n; i++) {
+        const o = 3 * i, q = 3 * par[i], K = this.springK[i];
+        const bx = rest[o] - rest[q], by = rest[o + 1] - rest[q + 1], bz = rest[o + 2] - rest[q + 2];
+        const b2 = bx * bx + by * by + bz * bz;
+        let num = 0, den = 0, along = 0, alongM = 0;
+        const phi = [0, 0, 0], mb = [tq[o], tq[o + 1], tq[o + 2]];
+        for (let c = 0; c < 3; c++) {
+          phi[c] = phiEnd[q + c] + (mb[c] / 3 + Mt[o + c] / 6) / K;
+          phiEnd[o + c] = phiEnd[q + c] + (mb[c] + Mt[o + c]) / (2 * K);
+        }
+        // Rayleigh: the rod's end moves by u_p + Φ × b; work F · u, kinetic M (|u_a|² + u_a · u_b + |u_b|²) / 3.
+        u[o] = u[q] + phi[1] * bz - phi[2] * by;
+        u[o + 1] = u[q + 1] + phi[2] * bx - phi[0] * bz;
+        u[o + 2] = u[q + 2] + phi[0] * by - phi[1] * bx;
+        work += W[o] * u[o] + W[o + 1] * u[o + 1] + W[o + 2] * u[o + 2];
+        kinetic += (this.mass[i] / 3) * (u[o] * u[o] + u[o + 1] * u[o + 1] + u[o + 2] * u[o + 2]
+          + u[o] * u[q] + u[o + 1] * u[q + 1] + u[o + 2] * u[q + 2] + u[q] * u[q] + u[q + 1] * u[q + 1] + u[q + 2] * u[q + 2]);
+        along = (phi[0] * bx + phi[1] * by + phi[2] * bz) / b2;
+        alongM = (mb[0] * bx + mb[1] * by + mb[2] * bz) / b2;
+        const b = [bx, by, bz];
+        for (let c = 0; c < 3; c++) {
+          const pc = phi[c] - along * b[c], mc = mb[c] - alongM * b[c];
+          num += mc * mc;
+          den += mc * pc;
+        }
+        acc[o] += num;
+        acc[o + 1] += den;
+      }
+      if (kinetic > 0 && work > 0) rayleigh = min(rayleigh, work / kinetic);
+    }
+    for (let i = 1; i < n; i++) {
+      // No stiffer than the joint alone: the rod turns at least by its own joint's bend.
+      const L = t.length[i], K = acc[3 * i + 1] > 0 && acc[3 * i] > 0 ? min(this.springK[i], acc[3 * i] / acc[3 * i + 1]) : this.springK[i];
+      this.springK[i] = K / (L * L);
+    }
+    acc.fill(0);
+    phiEnd.fill(0);
+    W.fill(0);
+    scratch[2] = 0;
+    return Number.isFinite(rayleigh) ? rayleigh : 1;
+  }
+
+  /**
+   * Calibrated: the torque about every rod's base of the loads beyond it (`wind` times windForce at
+   * the particles, and half of every rod's weight times g at each end), positions `C`, into `out`.
+   * Leaves in mSub the moment of the loads beyond each particle about it.
+   */
+  private loadTorques(C: Float64Array, wind: number, g: number, out: Float64Array): void {
+    const t = this.tree, n = t.count, par = t.parent, F = this.fSub, Mo = this.mSub, W = this.windForce;
+    for (let i = 0; i < n; i++) {
+      const o = 3 * i;
+      F[o] = wind * W[o];
+      F[o + 1] = wind * W[o + 1];
+      F[o + 2] = wind * W[o + 2];
+      Mo[o] = Mo[o + 1] = Mo[o + 2] = 0;
+    }
+    for (let i = 1; i < n; i++) {
+      const w = -0.5 * this.mass[i] * g;
+      F[3 * i + 1] += w;
+      F[3 * par[i] + 1] += w;
+    }
+    // From the tips inward (children come after parents): τ_i = b × F_sub + M_sub about the particle.
+    for (let i = n - 1; i >= 1; i--) {
+      const o = 3 * i, p = par[i], q = 3 * p;
+      const bx = C[o] - C[q], by = C[o + 1] - C[q + 1], bz = C[o + 2] - C[q + 2];
+      const fx = F[o], fy = F[o + 1], fz = F[o + 2];
+      const tx = by * fz - bz * fy + Mo[o], ty = bz * fx - bx * fz + Mo[o + 1], tz = bx * fy - by * fx + Mo[o + 2];
+      out[o] = tx;
+      out[o + 1] = ty;
+      out[o + 2] = tz;
+      F[q] += fx;
+      F[q + 1] += fy;
+      F[q + 2] += fz;
+      Mo[q] += tx;
+      Mo[q + 1] += ty;
+      Mo[q + 2] += tz;
+    }
+  }
+
+  /**
+   * Calibrated: the air's damping of each rod turning with its subtree, C = Σ c_j |C_j - base|² over
+   * the subtree's particles (c_j: windRate), as a rate C / I. The wind's torque was taken at the
+   * step's start velocities; linearly implicit in the rod's own ω: τ(ω) ≈ τ(ω0) - C (ω - ω0), so
+   * C ω0 joins the torque and C / I the damping of the sub-steps (stable however fast the air damps).
+   */
+  private airDampingOf(): void {
+    const t = this.tree, n = t.count, par = t.parent, C = this.current, R = this.windRate, w = this.omega, tq = this.torque;
+    const s1 = this.fSub, s0 = this.alpha, s2 = this.mSub; // scratch: Σ c r (xyz), Σ c in s0[3i], Σ c |r|² in s2[3i]
+    for (let i = 0; i < n; i++) {
+      const o = 3 * i, c = R[i], x = C[o], y = C[o + 1], z = C[o + 2];
+      s0[o] = c;
+      s1[o] = c * x;
+      s1[o + 1] = c * y;
+      s1[o + 2] = c * z;
+      s2[o] = c * (x * x + y * y + z * z);
+    }
+    for (let i = n - 1; i >= 1; i--) {
+      const o = 3 * i, q = 3 * par[i];
+      const px = C[q], py = C[q + 1], pz = C[q + 2];
+      const Ca = max(0, s2[o] - 2 * (px * s1[o] + py * s1[o + 1] + pz * s1[o + 2]) + s0[o] * (px * px + py * py + pz * pz));
+      this.airDamping[i] = Ca * this.invInertia[i];
+      tq[o] += Ca * w[o];
+      tq[o + 1] += Ca * w[o + 1];
+      tq[o + 2] += Ca * w[o + 2];
+      if (par[i] > 0) {
+        s0[q] += s0[o];
+        s1[q] += s1[o];
+        s1[q + 1] += s1[o + 1];
+        s1[q + 2] += s1[o + 2];
+        s2[q] += s2[o];
+      }
+    }
   }
 
   /** The damping ratio in use. */
@@ -280,7 +582,7 @@ export class ParticleDynamics {
     return this.subInfo;
   }
 
-  /** Sub-steps per rod for a step of h seconds: h ω_n under STEP_SAFETY × verletStepLimit(ζ). */
+  /** Sub-steps per rod for a step of h seconds: h ω_n under the limit (STEP_SAFETY × verletStepLimit(ζ), or STABLE_STEP). */
   private planSubsteps(h: number): void {
     if (h === this.stepFor) return;
     this.stepFor = h;
@@ -305,6 +607,7 @@ export class ParticleDynamics {
       this.rotation[4 * i + 1] = this.rotation[4 * i + 2] = this.rotation[4 * i + 3] = 0;
     }
     this.omega.fill(0);
+    this.velocity.fill(0);
   }
 
   /**
@@ -313,10 +616,17 @@ export class ParticleDynamics {
    */
   step(h: number): void {
     this.planSubsteps(h);
+    if (!this.literal) {
+      // The loads beyond each rod, less the weight the springs carry at rest.
+      const tq = this.torque, rg = this.restGravity, g = this.gravity;
+      this.loadTorques(this.current, 1, G * g, tq);
+      for (let k = 3; k < tq.length; k++) tq[k] -= g * rg[k];
+      this.airDampingOf();
+    }
     const n0 = this.tree.count;
     const q = this.rotation, w = this.omega, al = this.alpha, dc = this.dampC;
     for (let i = 1; i < n0; i++) {
-      const n = this.substeps[i], hh = h / n, c = dc[i], o = 3 * i;
+      const n = this.substeps[i], hh = h / n, c = dc[i] + this.airDamping[i], o = 3 * i;
       this.undampedAlpha(i); // the forces of this step's wind at the current angle
       for (let k = 0; k < n; k++) {
         // α0: the undamped α plus the damping on the current ω.
@@ -359,16 +669,22 @@ export class ParticleDynamics {
 
   /** Eqs. 5.2 and 5.3 from the root out: C_i = R_i + S_i, R_i = (C_p - I_p) + I_i, S_i = q_i d0_i - d0_i. */
   propagate(): void {
-    const t = this.tree, par = t.parent, rest = t.rest, C = this.current, q = this.rotation, d0 = this.d0;
+    const t = this.tree, par = t.parent, rest = t.rest, C = this.current, q = this.rotation, d0 = this.d0, V = this.velocity, w = this.omega;
     for (let i = 1; i < t.count; i++) {
-      const p = par[i];
-      rotateVec(q, 4 * i, d0[3 * i], d0[3 * i + 1], d0[3 * i + 2], this);
+      const p = par[i], o = 3 * i;
+      rotateVec(q, 4 * i, d0[o], d0[o + 1], d0[o + 2], this);
+      const bx = this.bx, by = this.by, bz = this.bz;
       // R_i (eq. 5.2) + S_i (eq. 5.3), with S_i = b - d0 and I_i - I_p = d0: C_p + b.
-      C[3 * i] = C[3 * p] - rest[3 * p] + rest[3 * i] + (this.bx - d0[3 * i]);
-      C[3 * i + 1] = C[3 * p + 1] - rest[3 * p + 1] + rest[3 * i + 1] + (this.by - d0[3 * i + 1]);
-      C[3 * i + 2] = C[3 * p + 2] - rest[3 * p + 2] + rest[3 * i + 2] + (this.bz - d0[3 * i + 2]);
+      C[o] = C[3 * p] - rest[3 * p] + rest[o] + (bx - d0[o]);
+      C[o + 1] = C[3 * p + 1] - rest[3 * p + 1] + rest[o + 1] + (by - d0[o + 1]);
+      C[o + 2] = C[3 * p + 2] - rest[3 * p + 2] + rest[o + 2] + (bz - d0[o + 2]);
+      // The particle's velocity: its parent's plus ω × b.
+      V[o] = V[3 * p] + w[o + 1] * bz - w[o + 2] * by;
+      V[o + 1] = V[3 * p + 1] + w[o + 2] * bx - w[o] * bz;
+      V[o + 2] = V[3 * p + 2] + w[o] * by - w[o + 1] * bx;
     }
   }
+
 
   /** Scratch: the rod vector b = q d0 of the last rotateVec. */
   bx = 0;
@@ -381,19 +697,28 @@ export class ParticleDynamics {
     rotateVec(this.rotation, 4 * i, d0[o], d0[o + 1], d0[o + 2], this);
     const bx = this.bx, by = this.by, bz = this.bz;
     const ks = this.springK[i], M = this.mass[i];
+    const ii = this.invInertia[i];
+    if (!this.literal) {
+      // Eq. 2.6, S = b - d0, with the condensed k_s; the loads beyond the rod were summed at the start of the step.
+      const fx = -ks * (bx - d0[o]), fy = -ks * (by - d0[o + 1]), fz = -ks * (bz - d0[o + 2]);
+      const tq = this.torque;
+      this.alpha[o] = (tq[o] + by * fz - bz * fy) * ii;
+      this.alpha[o + 1] = (tq[o + 1] + bz * fx - bx * fz) * ii;
+      this.alpha[o + 2] = (tq[o + 2] + bx * fy - by * fx) * ii;
+      return;
+    }
     // Eq. 5.1: F_T = F_G + F_W + F_S, F_S = -k_s S (the damping part is applied by the caller);
     // F_G at the rod's centre of mass, so half of it at the particle (see the header).
     const fx = this.windForce[o] - ks * (bx - d0[o]);
     const fy = this.windForce[o + 1] - 0.5 * M * G * this.gravity - ks * (by - d0[o + 1]);
     const fz = this.windForce[o + 2] - ks * (bz - d0[o + 2]);
     // Eq. 2.1: τ = R × F; eq. 2.2: α = τ / I.
-    const ii = this.invInertia[i];
     this.alpha[o] = (by * fz - bz * fy) * ii;
     this.alpha[o + 1] = (bz * fx - bx * fz) * ii;
     this.alpha[o + 2] = (bx * fy - by * fx) * ii;
   }
 
-  /** Kinetic plus spring energy of every rod, J (gravity and wind excluded): ½ I |ω|² + ½ k_s |S|². */
+  /** Kinetic plus spring energy of every rod, J (gravity and wind excluded): ½ I |ω|² + ½ k_s |S|² (I the rod's, or its subtree's when calibrated). */
   energy(): number {
     let e = 0;
     const d0 = this.d0;

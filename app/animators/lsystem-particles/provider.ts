@@ -18,7 +18,8 @@ import type { Scene } from "@babylonjs/core/scene";
 import type { Animator, AnimatorContext, AnimatorProvider, AnimatorStats, TreePart } from "../animator";
 import { toBabylonWinding } from "../../tree/geometry";
 import { liveMesh } from "../live-mesh";
-import { tipNode } from "../../tree/skeleton";
+import { tipNode, type TreeSkeleton } from "../../tree/skeleton";
+import type { PhysicalMaterial } from "../../physics/material";
 import { buildParticleTree, type ParticleTree } from "./particles";
 import { BarronSimulation, LOCKSTEP_SLACK, type SimulationSettings } from "./simulation";
 import { buildSkinLayout, updateSkin, type SkinLayout } from "./skin";
@@ -43,8 +44,16 @@ interface LiveMesh {
   fill(): void;
 }
 
-function simulationSettings(p: LsystemParticlesParams): SimulationSettings {
-  return { damping: p.damping, stiffness: p.stiffness, gravity: p.gravity, timeStep: p.timeStep / 1000, spatial: p.spatial };
+function simulationSettings(p: LsystemParticlesParams, material: PhysicalMaterial | undefined): SimulationSettings {
+  return {
+    damping: p.damping, stiffness: p.stiffness, gravity: p.gravity, timeStep: p.timeStep / 1000, spatial: p.spatial,
+    paperLiteral: p.paperLiteral, material,
+  };
+}
+
+/** §4.1's radius scaling (paper-literal), or the tree's own radii (calibrated: the physical tree). */
+function particlesOf(s: TreeSkeleton, p: LsystemParticlesParams): ParticleTree {
+  return buildParticleTree(s, p.paperLiteral ? p.minRadius / 1000 : null);
 }
 
 export class LsystemParticlesAnimator implements Animator<LsystemParticlesParams> {
@@ -65,8 +74,8 @@ export class LsystemParticlesAnimator implements Animator<LsystemParticlesParams
   constructor(private readonly ctx: AnimatorContext, params: LsystemParticlesParams) {
     this.params = { ...params };
     const s = ctx.tree.skeleton;
-    this.particles = buildParticleTree(s, this.params.minRadius / 1000);
-    this.simulation = new BarronSimulation(this.particles, ctx.wind, simulationSettings(this.params), ctx.rng);
+    this.particles = particlesOf(s, this.params);
+    this.simulation = new BarronSimulation(this.particles, ctx.wind, simulationSettings(this.params, ctx.material), ctx.rng);
     this.tips = new Float32Array(3 * s.branchCount);
     this.readTips();
     this.buildMeshes();
@@ -162,14 +171,14 @@ export class LsystemParticlesAnimator implements Animator<LsystemParticlesParams
   setParams(patch: Partial<LsystemParticlesParams>): void {
     const before = this.params;
     this.params = { ...this.params, ...patch };
-    if (this.params.minRadius !== before.minRadius) {
-      // New radii: new masses, springs and drag. The motion restarts from rest on the new tree.
-      this.particles = buildParticleTree(this.ctx.tree.skeleton, this.params.minRadius / 1000);
-      this.simulation = new BarronSimulation(this.particles, this.ctx.wind, simulationSettings(this.params), this.ctx.rng, this.ctx.clock.time);
+    if ((this.params.paperLiteral && this.params.minRadius !== before.minRadius) || this.params.paperLiteral !== before.paperLiteral) {
+      // New radii or forces: new masses, springs and drag. The motion restarts from rest on the new tree.
+      this.particles = particlesOf(this.ctx.tree.skeleton, this.params);
+      this.simulation = new BarronSimulation(this.particles, this.ctx.wind, simulationSettings(this.params, this.ctx.material), this.ctx.rng, this.ctx.clock.time);
       this.readTips();
       this.buildMeshes();
     } else {
-      this.simulation.configure(simulationSettings(this.params));
+      this.simulation.configure(simulationSettings(this.params, this.ctx.material));
       if (this.params.curveResolution !== before.curveResolution || this.params.sides !== before.sides) this.buildMeshes();
     }
     this.refreshStats();

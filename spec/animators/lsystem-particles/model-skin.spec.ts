@@ -35,7 +35,7 @@ function modelTree() {
 
 /** The wind blowing on the tree for `frames` 60 Hz frames. */
 function blown(tree: ParticleTree, frames = 60, speed = 14) {
-  const sim = new BarronSimulation(tree, new WindField({ speed, direction: 0, turbulence: 0.3, gust: 0.2, seed: 2 }), { damping: 0.2, stiffness: 1, gravity: 1, timeStep: 1 / 60, spatial: 0.15 }, new Rng(3));
+  const sim = new BarronSimulation(tree, new WindField({ speed, direction: 0, turbulence: 0.3, gust: 0.2, seed: 2 }), { damping: 0.2, stiffness: 1, gravity: 1, timeStep: 1 / 60, spatial: 0.15, paperLiteral: true }, new Rng(3));
   for (let f = 0; f < frames; f++) sim.update(1 / 60);
   return sim;
 }
@@ -295,7 +295,7 @@ describe("the adapter with a model", () => {
         let most = 0;
         for (let i = 0; i < now.length; i++) most = Math.max(most, Math.abs(now[i] - rest[role][i]));
         expect(now.every(Number.isFinite)).toBe(true);
-        expect(most).toBeGreaterThan(0.05);
+        expect(most).toBeGreaterThan(0.005); // the physical tree bends by about 2 cm at 12 m/s
       }
       animator.dispose();
       // The same tree, generated: Barron's regenerated skins, not the geometry's vertices.

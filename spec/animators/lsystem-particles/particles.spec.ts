@@ -5,10 +5,11 @@
 import { readFileSync } from "node:fs";
 import { derive, grammarToSkeleton, parseGrammar } from "../../../app/lsystem/lsystem";
 import {
-  buildParticleTree, G, ParticleDynamics, rotateQuat, STEP_SAFETY, stepNorm, verletStepLimit, WOOD_DENSITY, ZETA_MIN,
-  type ParticleTree,
+  buildParticleTree, G, ParticleDynamics, rotateQuat, STEP_SAFETY, stepNorm, verletStepLimit, ZETA_MIN,
+  type DynamicsSettings, type ParticleTree,
 } from "../../../app/animators/lsystem-particles/particles";
 import { Rng } from "../../../app/math/rng";
+import { defaultMaterial } from "../../../app/physics/material";
 
 const BARRON = readFileSync("assets/trees/barron.lsys", "utf8");
 
@@ -94,8 +95,9 @@ describe("the particle system (§4.1)", () => {
   });
 });
 
-function dynamics(settings = { damping: 0.2, stiffness: 1, gravity: 0 }): ParticleDynamics {
-  return new ParticleDynamics(barron(7).tree, settings);
+/** Barron's own forces and springs (paper-literal): the rods of §5.1 each on its own. */
+function dynamics(settings: DynamicsSettings = { damping: 0.2, stiffness: 1, gravity: 0 }): ParticleDynamics {
+  return new ParticleDynamics(barron(7).tree, { ...settings, paperLiteral: true });
 }
 
 /** Random deflections and spins of every rod. */
@@ -206,7 +208,7 @@ describe("rod physics (eqs. 2.1 to 2.7, 5.1)", () => {
     }
     expect(least).toBeLessThan(0.01); // the upright trunk hardly turns
     expect(most).toBeGreaterThan(10 * least);
-    expect(d.mass[255]).toBeCloseTo(WOOD_DENSITY * Math.PI * t.radius[255] ** 2 * t.length[255], 9);
+    expect(d.mass[255]).toBeCloseTo(defaultMaterial().woodDensity * Math.PI * t.radius[255] ** 2 * t.length[255], 9);
   });
 
   it("keeps every upright rod up at the softest stiffness and the strongest gravity", () => {

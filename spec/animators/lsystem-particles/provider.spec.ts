@@ -95,7 +95,8 @@ describe("lsystem-particles adapter", () => {
     const moved = barkPositions();
     let most = 0;
     for (let i = 0; i < rest.length; i++) most = Math.max(most, Math.abs(moved[i] - rest[i]));
-    expect(most).toBeGreaterThan(0.05);
+    // The physical tree (oak, beam-theory springs) bends by about 2 cm at 12 m/s; paper-literal's soft springs by decimetres.
+    expect(most).toBeGreaterThan(0.005);
     const tips = animator.probe();
     let along = 0;
     for (let i = 0; i < tips.length; i += 3) along += tips[i] - tips0[i];
@@ -115,17 +116,22 @@ describe("lsystem-particles adapter", () => {
       animator.dispose();
       return out;
     };
-    const base = run({});
-    const changes: Record<keyof LsystemParticlesParams, number> = {
-      damping: 0.9, stiffness: 3, gravity: 0, timeStep: 50, curveResolution: 5, sides: 12, minRadius: 10, spatial: 0.5,
+    const baseRun = run({});
+    const changes: LsystemParticlesParams = {
+      damping: 0.9, stiffness: 3, gravity: 0, timeStep: 50, curveResolution: 5, sides: 12, minRadius: 10, spatial: 0.5, paperLiteral: true,
     };
     expect(Object.keys(changes).sort()).toEqual([...keys].sort());
+    // §4.1's radius scaling is the paper's: it acts with paper-literal on (calibrated keeps the tree's own radii).
+    const literal = run({ paperLiteral: true });
     for (const key of keys) {
       const d = lsystemParticlesParams[key];
-      expect(changes[key]).toBeGreaterThanOrEqual(d.min);
-      expect(changes[key]).toBeLessThanOrEqual(d.max);
+      if (d.kind === "number") {
+        expect(changes[key]).toBeGreaterThanOrEqual(d.min);
+        expect(changes[key]).toBeLessThanOrEqual(d.max);
+      }
       expect(changes[key]).not.toBe(d.default);
-      const r = run({ [key]: changes[key] });
+      const base = key === "minRadius" ? literal : baseRun;
+      const r = run(key === "minRadius" ? { paperLiteral: true, minRadius: 10 } : { [key]: changes[key] });
       let diff = 0;
       for (let i = 0; i < r.tips.length; i++) diff = Math.max(diff, Math.abs(r.tips[i] - base.tips[i]));
       const meshChanged = r.vertices !== base.vertices || r.bark.some((v, i) => Math.abs(v - base.bark[i]) > 1e-4);
@@ -133,7 +139,7 @@ describe("lsystem-particles adapter", () => {
       expect(r.tips.every(Number.isFinite)).toBe(true);
     }
     // Mesh-shaping parameters change the topology.
-    expect(run({ sides: 12 }).vertices).toBeGreaterThan(base.vertices);
-    expect(run({ curveResolution: 5 }).vertices).toBeGreaterThan(base.vertices);
+    expect(run({ sides: 12 }).vertices).toBeGreaterThan(baseRun.vertices);
+    expect(run({ curveResolution: 5 }).vertices).toBeGreaterThan(baseRun.vertices);
   });
 });

@@ -10,7 +10,7 @@ import { WindField } from "../../../app/wind/wind-field";
 import { Rng } from "../../../app/math/rng";
 
 const tree = buildParticleTree(grammarToSkeleton(readFileSync("assets/trees/barron.lsys", "utf8"), { seed: 1, depth: 5 }), 0.003);
-const base: SimulationSettings = { damping: 0.2, stiffness: 1, gravity: 1, timeStep: 0.0165, spatial: 0.15 };
+const base: SimulationSettings = { damping: 0.2, stiffness: 1, gravity: 1, timeStep: 0.0165, spatial: 0.15, paperLiteral: true };
 const sim = (patch: Partial<SimulationSettings> = {}, wind = new WindField({ speed: 10, turbulence: 0.3, gust: 0.2, seed: 3 })) =>
   new BarronSimulation(tree, wind, { ...base, ...patch }, new Rng(7));
 
