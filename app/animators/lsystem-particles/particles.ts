@@ -13,6 +13,9 @@
  * Radii (§4.1): every radius scaled by one factor, the minimum branch radius over the smallest
  * radius in the tree, so the grammar sets how radii fall off and a grown tree gets thicker.
  *
+ * Paper-literal (the "Paper-literal" switch) is what follows in this header; the calibrated default
+ * changes the loads, springs, inertia and damping as ParticleDynamics says.
+ *
  * Gravity acts on the rod's own mass, whose centre is halfway along it: its torque is that of half
  * the force at the particle (the wind and the spring act at the particle, as eq. 2.1 assumes). An
  * upright rod stays up while k_s L > M g / 2, for every stiffness and gravity the sliders offer.
@@ -40,7 +43,8 @@
  * old and new ω. Then for a linear rod the energy ½ I ω² + ½ k_s |S|² falls on every step as long
  * as h ω_n stays under a bound that depends only on the damping ratio (`verletStepLimit`): each
  * rod takes as many equal sub-steps as it needs to stay under half that bound ("sub-stepping" in
- * the stats), so every time step the slider offers is stable.
+ * the stats), so every time step the slider offers is stable. (Calibrated: under STABLE_STEP,
+ * velocity Verlet's stability; the air's damping of the rod's own turn is taken implicitly.)
  */
 import { skeletonJoints, type TreeSkeleton } from "../../tree/skeleton";
 import { G, WOOD_DENSITY, branchDragPerLength, crossFlowDrag, leafDrag } from "../../wind/drag";
@@ -223,28 +227,36 @@ export function stepNorm(x: number, zeta: number): number {
  * w, x, y, z) that takes the rod's rest vector to its current one, the angular velocity ω, and the
  * current position C. Allocation free after construction.
  *
- * Calibrated (the default) departs from the paper where beam theory says otherwise, so that the
- * same physical tree bends as the reference solver's (app/physics/reference) does:
+ * Calibrated (the default) keeps the paper's structure (every rod turns on its own toward a rest
+ * direction fixed in the world, eqs. 5.2, 5.3) and departs from it where beam theory says
+ * otherwise, so that the same physical tree bends as the reference solver's (app/physics/reference):
  * - Load. `windForce` holds the external load at each particle: the caller puts half of each rod's
  *   distributed drag at each of its end particles (centre of pressure at mid-rod) and the leaves'
  *   drag on the particle that carries them; half of each rod's weight goes to each end. A rod turns
  *   under the moment about its base of every load beyond it (its subtree: the bending moment at a
  *   section of a beam), summed from the tips inward in O(n); eq. 2.1's τ = R × F is the one-rod case.
- * - Spring. The rod's rest direction turns with its parent rod (the spring is the joint's bend, so a
- *   rigid turn of the whole tree costs nothing), and its stiffness is the bending stiffness of the
- *   piece of beam the rod stands for: a rotational spring K = E / ∫₀ᴸ ds / I(s), I = π r⁴ / 4 with r
- *   tapering linearly along the rod (K = E I / L for a uniform rod), written as Barron's tip spring
- *   k_s = K / L² (eq. 2.6: |S| ≈ L θ, torque k_s L² θ). A chain of rigid rods on such springs is the
- *   Euler-Bernoulli beam discretised at its nodes (curvature M / E I integrated over each rod's
- *   length); 3 E I / L would be a single cantilever's stiffness under a tip force, which counts the
- *   moment's fall along the rod once more than the chain, where the moment at every joint is
- *   carried explicitly.
- * - Inertia. The rod carries its subtree, turning rigidly about its base: I = Σ m (|c - base|² + L² / 12)
- *   over the subtree's rods, at rest (eq. 2.3's M L² / 3 is the one-rod case). Mass from the
- *   material's wood density, ρ π L (r_a² + r_a r_b + r_b²) / 3 (the tapered rod).
+ * - Spring. The bending stiffness of the piece of beam a rod stands for is a rotational spring at
+ *   its base joint, K = E / ∫₀ᴸ ds / I(s), I = π r⁴ / 4, r tapering linearly along the rod (E I / L
+ *   for a uniform rod): a chain of rigid rods on such joints is the Euler-Bernoulli beam discretised
+ *   at its nodes, the curvature M / E I integrated over each rod with the moment at every joint
+ *   carried explicitly (3 E I / L, a lone cantilever's stiffness under a tip force, would count the
+ *   moment's fall along the rod a second time). A rod's world direction is the sum of the bends of
+ *   the joints from the root to it, so its world-fixed spring (eq. 2.6, k_s = K_abs / L²: |S| ≈ L θ,
+ *   torque k_s L² θ) takes the stiffness the chain offers to the load shape of a steady wind
+ *   (`condense`). In a steady wind the rods lie on the beam's deflected shape.
+ * - Inertia. Every rod sways at the tree's own frequency ω_R, Rayleigh's quotient of that deflected
+ *   shape (`condense`): I = K_abs / ω_R². The rods move independently (as the paper's do), so a
+ *   tree released from a steady wind swings as a whole at ω_R, as the reference's first mode does;
+ *   rods with their own inertia (eq. 2.3's M L² / 3, even with their subtree's) would each ring at a
+ *   frequency of their own. Masses (gravity) from the material's wood density, ρ π L (r_a² + r_a r_b + r_b²) / 3.
  * - Gravity. The modelled shape is the tree already bent under its own weight (as the reference
- *   takes it): the springs carry the weight's moment at rest, and gravity acts on the change of lever only.
- * - Damping. c = 2 ζ √(K / I) with ζ = dampingRatio(slider): each rod's own mode decays at ζ.
+ *   takes it): the springs carry the weight's moment at rest, and gravity acts on the change of
+ *   lever only (a few per cent more deflection than the reference, which leaves gravity out).
+ * - Damping. c = 2 ζ ω_R with ζ = dampingRatio(slider): the sway decays at the first mode's ζ; the
+ *   air adds its own through the wind relative to the moving rods.
+ * - Limits. The springs are exact for a steady wind's load shape; a gust on one twig alone turns it
+ *   by the stiffness the whole chain offers (softer than its own joint), and each twig sways at the
+ *   tree's frequency rather than its own.
  */
 export class ParticleDynamics {
   /** Current positions C, xyz per particle. */
