@@ -283,15 +283,19 @@ export interface CalibrationResult {
     zeta: number | null;
     /** ζ its damping slider sets for the first mode (dampingRatio), null for a method without the slider. */
     zetaSet: number | null;
-    /** Amplitude spectrum of the trunk's motion, 0 to SPECTRUM_HZ, for the plot. */
+    /** Amplitude spectrum of the trunk's motion, from 0 to `spectrumHz`, for the plot. */
     spectrum: number[];
   }[];
+  /** The spectra go from 0 to this many Hz (twice the reference's first mode, 2 to 10 Hz). */
+  spectrumHz: number;
   /** Milliseconds it took. */
   ms: number;
 }
 
-/** The spectra in a CalibrationResult go from 0 to this many Hz. */
-export const SPECTRUM_HZ = 4;
+/** The top of the calibration spectra for a tree whose first mode is `firstHz`: twice it, from 2 to 10 Hz. */
+export function spectrumTop(firstHz: number): number {
+  return Math.min(10, Math.max(2, 2 * firstHz));
+}
 
 /** method / reference, per level (NaN where the reference does not move). */
 export function ratios(method: readonly number[], reference: readonly number[]): number[] {

@@ -7,7 +7,7 @@
  */
 import type { ParamValue } from "../math/params";
 import type { PhysicalMaterial } from "../physics/material";
-import { amplitudeSpectrum, calibrateMethod, CALIBRATION_DEFAULTS, referenceFigure, SPECTRUM_HZ, type CalibrationResult } from "../physics/calibration";
+import { amplitudeSpectrum, calibrateMethod, CALIBRATION_DEFAULTS, referenceFigure, spectrumTop, type CalibrationResult } from "../physics/calibration";
 import { dampingRatio } from "../physics/damping";
 import type { ReferenceProgress, ReferenceRequest, ReferenceResult } from "../physics/reference/run";
 import type { TreeSkeleton } from "../tree/skeleton";
@@ -91,7 +91,7 @@ export class CalibrationControl {
       const result: CalibrationResult = {
         tree: tree.name, speeds,
         reference: { static: ref.static.map((s) => referenceFigure(s.speed, s.tips, levels)), firstHz: ref.modes[0]?.hz ?? 0, modesHz: ref.modes.map((m) => m.hz) },
-        methods: [], ms: 0,
+        methods: [], spectrumHz: spectrumTop(ref.modes[0]?.hz ?? 1), ms: 0,
       };
       offscreen = await this.host.offscreen();
       const sb = offscreen;
@@ -124,7 +124,7 @@ export class CalibrationControl {
           static: m.static.map((s, i) => ({ ...s, ratio: s.levels.map((v, l) => (result.reference.static[i].levels[l] > 0 ? v / result.reference.static[i].levels[l] : NaN)) })),
           hz: m.free.hz, from: m.free.from, zeta: Number.isFinite(m.free.zeta) ? m.free.zeta : null,
           zetaSet: typeof damping === "number" ? dampingRatio(damping) : null,
-          spectrum: Array.from(amplitudeSpectrum(m.free.trace, CALIBRATION_DEFAULTS.dt, SPECTRUM_HZ)),
+          spectrum: Array.from(amplitudeSpectrum(m.free.trace, CALIBRATION_DEFAULTS.dt, result.spectrumHz)),
         });
         if (this.host.tree()?.version !== tree.version) throw new RangeError("the tree or its material changed during the calibration; run it again");
       }
