@@ -201,11 +201,13 @@ export class LsystemParticlesAnimator implements Animator<LsystemParticlesParams
   stats(): AnimatorStats {
     const st = this.stat;
     const sub = this.simulation.dynamics.subStepping;
-    const key = `${sub.max}/${sub.particles}/${this.params.timeStep}/${this.ctx.clock.dt}`;
+    const sway = this.simulation.dynamics.swayHz;
+    const key = `${sub.max}/${sub.particles}/${this.params.timeStep}/${this.ctx.clock.dt}/${sway}`;
     if (key !== this.notesFor) {
       // Rebuilt only when what they say changes: stats() is read after every step.
       this.notesFor = key;
       const notes: string[] = [];
+      if (sway > 0) notes.push(`calibrated: beam-theory springs, the tree sways at ${sway.toFixed(2)} Hz (Rayleigh's quotient of its deflection in a steady wind)`);
       if (sub.max > 1) notes.push(`sub-stepping up to ×${sub.max} on ${sub.particles} of ${this.particles.count - 1} rods (one ${this.params.timeStep} ms step would blow up)`);
       if (this.params.timeStep / 1000 > this.ctx.clock.dt * LOCKSTEP_SLACK) notes.push(`time step ${this.params.timeStep} ms is longer than a frame: frames in between are blended`);
       st.notes = notes;

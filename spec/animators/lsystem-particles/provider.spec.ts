@@ -104,6 +104,16 @@ describe("lsystem-particles adapter", () => {
     expect(animator.stats().nonFinite).toBe(false);
   });
 
+  it("says the calibrated tree's sway frequency, and paper-literal says none", () => {
+    create();
+    const note = (animator.stats().notes ?? []).find((n) => /sways at/.test(n));
+    expect(note).toMatch(/sways at \d+\.\d\d Hz/);
+    expect(Number(/(\d+\.\d+) Hz/.exec(note!)![1])).toBeCloseTo(animator.simulation.dynamics.swayHz, 2);
+    animator.setParams({ paperLiteral: true });
+    expect((animator.stats().notes ?? []).some((n) => /sways at/.test(n))).toBe(false);
+    animator.dispose();
+  });
+
   it("every declared parameter changes the motion or the meshes while the tree moves", () => {
     const keys = Object.keys(lsystemParticlesParams) as (keyof LsystemParticlesParams)[];
     const run = (patch: Partial<LsystemParticlesParams>) => {
