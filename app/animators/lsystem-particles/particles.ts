@@ -47,12 +47,13 @@
  * velocity Verlet's stability; the air's damping of the rod's own turn is taken implicitly.)
  */
 import { skeletonJoints, type TreeSkeleton } from "../../tree/skeleton";
-import { G, WOOD_DENSITY, branchDragPerLength, crossFlowDrag, leafDrag } from "../../wind/drag";
+import { G, WOOD_DENSITY } from "../../wind/drag";
+import { airDamping, calibratedRods, subtreeTorques } from "./beam";
 import { dampingRatio } from "../../physics/damping";
 import { defaultMaterial, type PhysicalMaterial } from "../../physics/material";
 
 // Math's members read once: in jest's vm context every read of the global `Math` is slow (see wind-field.ts).
-const { sqrt, sin, cos, hypot, ceil, max, min, abs, PI } = Math;
+const { sqrt, sin, cos, hypot, ceil, max, min, PI } = Math;
 
 // Gravity G and the wood's density (rod mass M = ρ π r² L) are app/wind/drag.ts's, shared by the CPU methods.
 export { G, WOOD_DENSITY };
@@ -344,7 +345,7 @@ export class ParticleDynamics {
     if (!(gravity >= 0)) throw new RangeError(`gravity must be 0 or more; got ${gravity}`);
     const t = this.tree, n = t.count;
     const material = settings.material ?? defaultMaterial();
-    const rho = material.woodDensity, E = material.youngModulus;
+    const rho = material.woodDensity;
     this.literal = settings.paperLiteral === true;
     this.zeta = dampingRatio(damping);
     this.xLimit = this.literal ? STEP_SAFETY * verletStepLimit(this.zeta) : STABLE_STEP;
@@ -368,216 +369,20 @@ export class ParticleDynamics {
       this.stepFor = -1;
       return;
     }
-    // Calibrated: masses, then the subtrees' mass, first and second moments from the tips inward.
-    const rest = t.rest, par = t.parent;
-    const mS = this.mass, s1 = this.fSub, s2 = this.alpha; // scratch: Σ m c (xyz) and Σ m (|c|² + L²/12) in s2[3i]
-    s1.fill(0);
-    s2.fill(0);
-    const subMass = this.omegaN; // scratch until the end of configure
-    subMass.fill(0);
-    for (let i = 1; i < n; i++) {
-      const ra = t.baseRadius[i], rb = t.radius[i], L = t.length[i];
-      mS[i] = (rho * PI * L * (ra * ra + ra * rb + rb * rb)) / 3;
-    }
-    for (let i = n - 1; i >= 1; i--) {
-      const p = par[i], o = 3 * i, m = mS[i], L = t.length[i];
-      const cx = 0.5 * (rest[o] + rest[3 * p]), cy = 0.5 * (rest[o + 1] + rest[3 * p + 1]), cz = 0.5 * (rest[o + 2] + rest[3 * p + 2]);
-      subMass[i] += m;
-      s1[o] += m * cx;
-      s1[o + 1] += m * cy;
-      s1[o + 2] += m * cz;
-      s2[o] += m * (cx * cx + cy * cy + cz * cz + (L * L) / 12);
-      // I about the base p: Σ m |c - P|² = S2 - 2 P·S1 + m |P|².
-      const px = rest[3 * p], py = rest[3 * p + 1], pz = rest[3 * p + 2];
-      const inertia = s2[o] - 2 * (px * s1[o] + py * s1[o + 1] + pz * s1[o + 2]) + subMass[i] * (px * px + py * py + pz * pz);
-      this.invInertia[i] = 1 / inertia;
-      // Gravity's lever at its worst: m_sub g |c_sub - base| / I.
-      const lever = hypot(s1[o] / subMass[i] - px, s1[o + 1] / subMass[i] - py, s1[o + 2] / subMass[i] - pz);
-      const gLever = (subMass[i] * G * gravity * lever) / inertia;
-      // Beam theory: K = E / ∫ ds / I(s), I = π r⁴ / 4, r linear from r_a to r_b: ∫ = 4 L (r_a⁻³ - r_b⁻³) / (3 π (r_b - r_a)).
-      const ra = t.baseRadius[i], rb = t.radius[i];
-      const flex = abs(rb - ra) > 1e-6 * rb
-        ? (4 * L * (1 / (ra * ra * ra) - 1 / (rb * rb * rb))) / (3 * PI * (rb - ra))
-        : (4 * L) / (PI * rb * rb * rb * rb);
-      this.springK[i] = (stiffness * E) / flex; // the joint's K, for now
-      if (p > 0) {
-        subMass[p] += subMass[i];
-        s1[3 * p] += s1[o];
-        s1[3 * p + 1] += s1[o + 1];
-        s1[3 * p + 2] += s1[o + 2];
-        s2[3 * p] += s2[o];
-      }
-      s2[o + 1] = gLever; // (subMass is shared scratch with omegaN)
-    }
-    const w2 = this.condense(material, s2);
+    // Calibrated: masses, beam-theory springs condensed, the sway frequency (beam.ts).
+    const w2 = calibratedRods(t, material, stiffness, gravity, { mass: this.mass, springK: this.springK, invInertia: this.invInertia, omegaN: this.omegaN });
     this.swayHz = sqrt(w2) / (2 * PI);
-    for (let i = 1; i < n; i++) {
-      // Every rod sways at the tree's frequency: I = K_abs / ω_R² (see the class's header).
-      const K = this.springK[i] * t.length[i] * t.length[i];
-      this.invInertia[i] = w2 / K;
-      this.omegaN[i] = sqrt(w2 + s2[3 * i + 1]);
-      this.dampC[i] = 2 * this.zeta * sqrt(w2);
-    }
+    for (let i = 1; i < n; i++) this.dampC[i] = 2 * this.zeta * sqrt(w2);
     // The weight's moment at rest, per g: the springs' preload.
-    this.loadTorques(rest, 0, G, this.restGravity);
+    this.loadTorques(t.rest, 0, G, this.restGravity);
     this.alpha.fill(0);
     this.windForce.fill(0);
     this.stepFor = -1;
   }
 
-  /**
-   * Calibrated springs. Barron's rods turn toward rest directions fixed in the world (eqs. 5.2, 5.3),
-   * so a rod's spring must hold the rod's own direction, which in the beam is the sum of the bends
-   * of every joint from the root to it. For the load of a steady wind at rest (along x and along z,
-   * per unit speed²: the shape of the load does not change with the speed), the beam's chord
-   * rotation of every rod follows from the joints' stiffness K_j = E / ∫ ds / I(s) (on entry in
-   * springK) with the bending moment linear along each rod (M_b at its base, M_t at its tip):
-   * Φ_i = Σ_ancestors (M_b + M_t) / (2 K_j) + (M_b / 3 + M_t / 6) / K_i. The rod's spring is then
-   * the one that turns it by Φ's part along the moment M_b it feels, over both winds (the parts
-   * across the rod, which alone turn it): K_abs = Σ |M_b⊥|² / Σ M_b⊥ · Φ⊥, at most the joint's own K
-   * (which it is where that is not positive). In a steady wind the
-   * chain of rods then lies on the beam's deflected shape. Written into springK as k_s = K_abs / L².
-   * Returns Rayleigh's quotient of that deflected shape u, ω_R² = Σ F · u / Σ m |u|² (the lower of
-   * the two winds): an upper bound of the tree's first ω² (Rayleigh's principle), close for a
-   * shape near the first mode's, as a cantilever's static deflection is.
-   * `scratch` (3 per particle): its [3i + 2] is free.
-   */
-  private condense(material: PhysicalMaterial, scratch: Float64Array): number {
-    const t = this.tree, n = t.count, par = t.parent, rest = t.rest, W = this.windForce;
-    const tq = this.torque, Mt = this.mSub, phiEnd = this.velocity, acc = this.omega;
-    acc.fill(0); // num in [3i], den in [3i + 1]
-    const sc = new Float64Array(3), u = new Float64Array(3 * n);
-    let rayleigh = Infinity;
-    for (let dir = 0; dir < 2; dir++) {
-      const ux = dir === 0 ? 1 : 0, uz = dir === 0 ? 0 : 1;
-      W.fill(0);
-      for (let i = 1; i < n; i++) {
-        const o = 3 * i, q = 3 * par[i];
-        const k = branchDragPerLength(material, 0.5 * (t.radius[i] + t.baseRadius[i])) * t.length[i];
-        crossFlowDrag(k, ux, 0, uz, rest[o] - rest[q], rest[o + 1] - rest[q + 1], rest[o + 2] - rest[q + 2], sc, 0);
-        for (let c = 0; c < 3; c++) {
-          W[o + c] += 0.5 * sc[c];
-          W[q + c] += 0.5 * sc[c];
-        }
-        leafDrag(material, ux, 0, uz, sc, 0);
-        for (let c = 0; c < 3; c++) W[o + c] += t.leaves[i] * sc[c];
-      }
-      this.loadTorques(rest, 1, 0, tq);
-      phiEnd.fill(0);
-      u.fill(0);
-      let work = 0, kinetic = 0;
-      for (let i = 1; i < n; i++) {
-        const o = 3 * i, q = 3 * par[i], K = this.springK[i];
-        const bx = rest[o] - rest[q], by = rest[o + 1] - rest[q + 1], bz = rest[o + 2] - rest[q + 2];
-        const b2 = bx * bx + by * by + bz * bz;
-        let num = 0, den = 0, along = 0, alongM = 0;
-        const phi = [0, 0, 0], mb = [tq[o], tq[o + 1], tq[o + 2]];
-        for (let c = 0; c < 3; c++) {
-          phi[c] = phiEnd[q + c] + (mb[c] / 3 + Mt[o + c] / 6) / K;
-          phiEnd[o + c] = phiEnd[q + c] + (mb[c] + Mt[o + c]) / (2 * K);
-        }
-        // Rayleigh: the rod's end moves by u_p + Φ × b; work F · u, kinetic M (|u_a|² + u_a · u_b + |u_b|²) / 3.
-        u[o] = u[q] + phi[1] * bz - phi[2] * by;
-        u[o + 1] = u[q + 1] + phi[2] * bx - phi[0] * bz;
-        u[o + 2] = u[q + 2] + phi[0] * by - phi[1] * bx;
-        work += W[o] * u[o] + W[o + 1] * u[o + 1] + W[o + 2] * u[o + 2];
-        kinetic += (this.mass[i] / 3) * (u[o] * u[o] + u[o + 1] * u[o + 1] + u[o + 2] * u[o + 2]
-          + u[o] * u[q] + u[o + 1] * u[q + 1] + u[o + 2] * u[q + 2] + u[q] * u[q] + u[q + 1] * u[q + 1] + u[q + 2] * u[q + 2]);
-        along = (phi[0] * bx + phi[1] * by + phi[2] * bz) / b2;
-        alongM = (mb[0] * bx + mb[1] * by + mb[2] * bz) / b2;
-        const b = [bx, by, bz];
-        for (let c = 0; c < 3; c++) {
-          const pc = phi[c] - along * b[c], mc = mb[c] - alongM * b[c];
-          num += mc * mc;
-          den += mc * pc;
-        }
-        acc[o] += num;
-        acc[o + 1] += den;
-      }
-      if (kinetic > 0 && work > 0) rayleigh = min(rayleigh, work / kinetic);
-    }
-    for (let i = 1; i < n; i++) {
-      // No stiffer than the joint alone: the rod turns at least by its own joint's bend.
-      const L = t.length[i], K = acc[3 * i + 1] > 0 && acc[3 * i] > 0 ? min(this.springK[i], acc[3 * i] / acc[3 * i + 1]) : this.springK[i];
-      this.springK[i] = K / (L * L);
-    }
-    acc.fill(0);
-    phiEnd.fill(0);
-    W.fill(0);
-    scratch[2] = 0;
-    return Number.isFinite(rayleigh) ? rayleigh : 1;
-  }
-
-  /**
-   * Calibrated: the torque about every rod's base of the loads beyond it (`wind` times windForce at
-   * the particles, and half of every rod's weight times g at each end), positions `C`, into `out`.
-   * Leaves in mSub the moment of the loads beyond each particle about it.
-   */
+  /** Calibrated: subtreeTorques over this state's scratch (leaves in mSub each particle's moment of the loads beyond it). */
   private loadTorques(C: Float64Array, wind: number, g: number, out: Float64Array): void {
-    const t = this.tree, n = t.count, par = t.parent, F = this.fSub, Mo = this.mSub, W = this.windForce;
-    for (let i = 0; i < n; i++) {
-      const o = 3 * i;
-      F[o] = wind * W[o];
-      F[o + 1] = wind * W[o + 1];
-      F[o + 2] = wind * W[o + 2];
-      Mo[o] = Mo[o + 1] = Mo[o + 2] = 0;
-    }
-    for (let i = 1; i < n; i++) {
-      const w = -0.5 * this.mass[i] * g;
-      F[3 * i + 1] += w;
-      F[3 * par[i] + 1] += w;
-    }
-    // From the tips inward (children come after parents): τ_i = b × F_sub + M_sub about the particle.
-    for (let i = n - 1; i >= 1; i--) {
-      const o = 3 * i, p = par[i], q = 3 * p;
-      const bx = C[o] - C[q], by = C[o + 1] - C[q + 1], bz = C[o + 2] - C[q + 2];
-      const fx = F[o], fy = F[o + 1], fz = F[o + 2];
-      const tx = by * fz - bz * fy + Mo[o], ty = bz * fx - bx * fz + Mo[o + 1], tz = bx * fy - by * fx + Mo[o + 2];
-      out[o] = tx;
-      out[o + 1] = ty;
-      out[o + 2] = tz;
-      F[q] += fx;
-      F[q + 1] += fy;
-      F[q + 2] += fz;
-      Mo[q] += tx;
-      Mo[q + 1] += ty;
-      Mo[q + 2] += tz;
-    }
-  }
-
-  /**
-   * Calibrated: the air's damping of each rod turning with its subtree, C = Σ c_j |C_j - base|² over
-   * the subtree's particles (c_j: windRate), as a rate C / I. The wind's torque was taken at the
-   * step's start velocities; linearly implicit in the rod's own ω: τ(ω) ≈ τ(ω0) - C (ω - ω0), so
-   * C ω0 joins the torque and C / I the damping of the sub-steps (stable however fast the air damps).
-   */
-  private airDampingOf(): void {
-    const t = this.tree, n = t.count, par = t.parent, C = this.current, R = this.windRate, w = this.omega, tq = this.torque;
-    const s1 = this.fSub, s0 = this.alpha, s2 = this.mSub; // scratch: Σ c r (xyz), Σ c in s0[3i], Σ c |r|² in s2[3i]
-    for (let i = 0; i < n; i++) {
-      const o = 3 * i, c = R[i], x = C[o], y = C[o + 1], z = C[o + 2];
-      s0[o] = c;
-      s1[o] = c * x;
-      s1[o + 1] = c * y;
-      s1[o + 2] = c * z;
-      s2[o] = c * (x * x + y * y + z * z);
-    }
-    for (let i = n - 1; i >= 1; i--) {
-      const o = 3 * i, q = 3 * par[i];
-      const px = C[q], py = C[q + 1], pz = C[q + 2];
-      const Ca = max(0, s2[o] - 2 * (px * s1[o] + py * s1[o + 1] + pz * s1[o + 2]) + s0[o] * (px * px + py * py + pz * pz));
-      this.airDamping[i] = Ca * this.invInertia[i];
-      tq[o] += Ca * w[o];
-      tq[o + 1] += Ca * w[o + 1];
-      tq[o + 2] += Ca * w[o + 2];
-      if (par[i] > 0) {
-        s0[q] += s0[o];
-        s1[q] += s1[o];
-        s1[q + 1] += s1[o + 1];
-        s1[q + 2] += s1[o + 2];
-        s2[q] += s2[o];
-      }
-    }
+    subtreeTorques(this.tree, this.mass, C, this.windForce, wind, g, this.fSub, this.mSub, out);
   }
 
   /** The damping ratio in use. */
@@ -633,7 +438,7 @@ export class ParticleDynamics {
       const tq = this.torque, rg = this.restGravity, g = this.gravity;
       this.loadTorques(this.current, 1, G * g, tq);
       for (let k = 3; k < tq.length; k++) tq[k] -= g * rg[k];
-      this.airDampingOf();
+      airDamping(this.tree, this.current, this.windRate, this.omega, this.invInertia, this.alpha, this.fSub, this.mSub, tq, this.airDamping);
     }
     const n0 = this.tree.count;
     const q = this.rotation, w = this.omega, al = this.alpha, dc = this.dampC;
