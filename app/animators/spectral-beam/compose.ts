@@ -59,10 +59,10 @@ export class BranchComposer {
    * the hierarchy per vertex, with the per-branch work done once instead of once per vertex (as
    * Zioma 2007 §6.5.1 moves "simulation per branch" out of the per-vertex shader).
    */
-  compose(skeleton: TreeSkeleton, src: DeformSource): void {
+  compose(skeleton: TreeSkeleton, src: DeformSource, meanTip: Float64Array, turbulentTip: Float64Array): void {
     const s = skeleton, d = src.branchData, u = src.uniforms;
     const R = this.rotation, T = this.translation;
-    const time = u[0], wdx = u[4], wdy = u[5], wdz = u[6], mean = u[7], turb = u[8];
+    const time = u[0], mean = u[7], turb = u[8];
     const lengthCorrection = u[2] > 0.5;
     const smp = this.sample;
     const G = this.gScratch, M = this.mScratch;
@@ -135,9 +135,13 @@ export class BranchComposer {
         const slot = Math.round(d[o5 + 3]);
         lookupAtlas(src.motionAtlas, src.motionSize, slot >> 1, d[o6 + 3] + d[o8] * time, d[o7 + 3] + d[o8 + 1] * time, smp);
         const ch = 2 * (slot & 1);
-        const soft = d[o8 + 3]; // load / stiffness relative to the reference: deflection goes as F / E (eq. 25)
-        Ar = soft * (turb * smp[ch] + mean * (d[o + 4] * wdx + d[o + 5] * wdy + d[o + 6] * wdz));
-        As = soft * (turb * smp[ch + 1] + mean * (d[o + 8] * wdx + d[o + 9] * wdy + d[o + 10] * wdz));
+        // The tip's deflection over L (u(1) = A): the turbulent drag 2 v σ_u through the branch's
+        // oscillator (the texture: eq. 15 over its static response, times force / (m ω_h²)) plus the
+        // mean drag's static bend (the beam, eq. 25) projected on the carried r and s (eqs. 18, 19).
+        const soft = d[o8 + 3] / d[o + 3]; // 1 / (stiffness L): deflection goes as 1 / E (eq. 25)
+        const tt = turb * turbulentTip[b], mx = meanTip[k], my = meanTip[k + 1], mz = meanTip[k + 2];
+        Ar = soft * (tt * smp[ch] + mean * (d[o + 4] * mx + d[o + 5] * my + d[o + 6] * mz));
+        As = soft * (tt * smp[ch + 1] + mean * (d[o + 8] * mx + d[o + 9] * my + d[o + 10] * mz));
 
         const amp = Math.sqrt(Ar * Ar + As * As), Amax = d[o + 19];
         if (amp > 0) {

@@ -6,13 +6,16 @@
 
 // ---- branch data texture (Table 2, per branch) --------------------------------------------------
 /** Texels (RGBA32F) per branch:
- *  0: t.xyz, L      1: r.xyz, c2      2: s.xyz, c4    (§4.3; the frame as turned by the ancestors' bends, R_b)
+ *  0: t.xyz, L      1: r.xyz, c2      2: s.xyz, c4    (§4.3; the frame as turned by the ancestors' bends, R_b;
+ *     c2, c4 of eq. 7 scaled to c2 + c4 = 1, so u(1) = A: the amplitude is the tip's deflection over L)
  *  3: A_r, A_s of this frame (§5.4 lookup + eqs. 18, 19), own level (0..3), highlight (0 or 1)
  *  4: T_b.xyz, A_max    5, 6, 7: R_b, one row each: the ancestors' rigid motion of the branch,
  *     p -> R_b p + T_b (its attachment point moved by eq. 20 at x = w_i from the trunk down, the
  *     branch turned there by each ancestor's slope, compose.ts); w: motion texture slot,
  *     trajectory start x, y
  *  8: m.xy (§5.4: the branch's motion vector), f_h (Hz), 1 / stiffness (the parameter times the branch's own)
+ * (the branch's response to the wind, its own tip deflection per (m/s)², is the twin's meanTip and
+ * turbulentTip, read by compose.ts on the CPU)
  * The vertex shader reads texels 0 to 7; texel 8 and the w of 5 to 7 are the per-branch pass's. */
 export const TEXELS_PER_BRANCH = 9;
 export const BRANCHES_PER_ROW = 256;
@@ -55,9 +58,10 @@ export const UNIFORM_VEC4S = 8;
 export const UNIFORM_FLOATS = 4 * UNIFORM_VEC4S;
 
 // ---- physical constants ---------------------------------------------------------------------------
-/** ½ ρ_air C_d (kg/m^3): drag per unit frontal area and (m/s)^2. */
+/** Paper-literal only: ½ ρ_air C_d (kg/m^3), drag per unit frontal area and (m/s)^2 (by default the
+ *  tree's material through app/wind/drag.ts). */
 export const DRAG_COEFFICIENT = 0.5 * 1.2 * 0.5;
-/** Share of a leaf card's square that is leaf (the drag area of a leaf). */
+/** Paper-literal only: share of a leaf card's square that is leaf (the drag area of a leaf). */
 export const LEAF_FILL = 0.5;
 /** Largest tip deflection as a share of the branch length: amplitudes saturate smoothly (tanh). */
 export const MAX_TIP_DEFLECTION = 0.6;
@@ -76,6 +80,7 @@ export const IN_PLANE_FLUTTER = 0.3;
 /** Wind speed at which the leaf flutter equals the declared strength, m/s. */
 export const REFERENCE_WIND_SPEED = 10;
 /**
+ * Paper-literal only (by default the tree's material sets the deflection, wind-load.ts).
  * Tip deflection as a share of the branch length, per hierarchy level, for the tree's median
  * branch of that level under the mean drag of a 10 m/s wind (u(1) = A (c2 + c4), A = v^2).
  * Generated and modelled trees draw radii for looks, not strength (their twigs are many times

@@ -17,7 +17,7 @@ import type { Rng } from "../../math/rng";
 import { simiuScanlan } from "../../math/spectra";
 import type { TreeSkeleton } from "../../tree/skeleton";
 
-/** ρ_w of eq. (16): density of wood, kg/m³. */
+/** ρ_w of eq. (16): density of wood, kg/m³, where no material is given (the tree's material's woodDensity otherwise). */
 export const RHO_WOOD = 700;
 
 /**
@@ -64,18 +64,29 @@ export function oscillatorResponse(f: number, fh: number, gammaH: number, mass: 
 }
 
 /**
+ * Eq. (15) as printed, 1 / (2π m (2π (f_h² - f²)² + (2π f γ_h)²)^½), for the paper-literal mode:
+ * its dynamic amplification (the ratio to its value at f = 0) peaks at about 1 / (31.5 ζ), not
+ * the 1 / (2ζ) of the oscillator it abbreviates.
+ */
+export function printedOscillatorResponse(f: number, fh: number, gammaH: number, mass: number): number {
+  const d = fh * fh - f * f;
+  const c = 2 * Math.PI * f * gammaH;
+  return 1 / (2 * Math.PI * mass * Math.sqrt(2 * Math.PI * d * d + c * c));
+}
+
+/**
  * Eq. (16) per branch: m = ρ_w Σ_i π L_i / 3 (s_i1² + s_i1 s_i2 + s_i2²), the frustum volumes of
  * the branch and all its descendants (the paper's light coupling). One reverse pass: a parent
  * always has a lower index than its children.
  */
-export function branchMasses(s: TreeSkeleton, out?: Float64Array): Float64Array {
+export function branchMasses(s: TreeSkeleton, out?: Float64Array, woodDensity = RHO_WOOD): Float64Array {
   const n = s.branchCount;
   const m = out ?? new Float64Array(n);
   if (m.length < n) throw new RangeError(`branchMasses: out holds ${m.length} values; the skeleton has ${n} branches`);
   for (let b = 0; b < n; b++) {
     const s1 = s.branchRootRadius[b];
     const s2 = s.branchTipRadius[b];
-    m[b] = RHO_WOOD * ((Math.PI * s.branchLength[b]) / 3) * (s1 * s1 + s1 * s2 + s2 * s2); // eq. (16), one term
+    m[b] = woodDensity * ((Math.PI * s.branchLength[b]) / 3) * (s1 * s1 + s1 * s2 + s2 * s2); // eq. (16), one term
   }
   for (let b = n - 1; b > 0; b--) {
     const p = s.branchParent[b];
@@ -144,9 +155,11 @@ function meanWindPower(fMax: number, meanSpeed: number): number {
  * mean power over [0, f_max], through the oscillator of eq. (15) scaled by its stiffness
  * k = m ω_h², so the response is the dynamic amplification: 1 at f = 0, about 1 / (2ζ) at f_h.
  * f_max = 2 f_h (§5.4, "Signal smoothing"). meanSpeed ≤ 0 takes the shape for 1 m/s: the
- * texture stays defined and the caller scales its amplitude by the wind.
+ * texture stays defined and the caller scales its amplitude by the wind. The caller multiplies by
+ * the force over m ω_h² (eq. 16's m), which makes it eq. (15) in metres. `printed`: eq. (15) as
+ * printed (printedOscillatorResponse), relative to its value at f = 0 (the paper-literal mode).
  */
-export function branchMotionSpectrum(fh: number, dampingRatio: number, meanSpeed: number, mass = 1): MotionSpectrum {
+export function branchMotionSpectrum(fh: number, dampingRatio: number, meanSpeed: number, mass = 1, printed = false): MotionSpectrum {
   if (!(fh > 0) || !Number.isFinite(fh)) throw new RangeError(`branchMotionSpectrum: resonance frequency must be in (0, ∞) Hz; got ${fh}`);
   if (!(dampingRatio > 0) || !Number.isFinite(dampingRatio)) throw new RangeError(`branchMotionSpectrum: damping ratio must be in (0, ∞); got ${dampingRatio}`);
   if (!(mass > 0) || !Number.isFinite(mass)) throw new RangeError(`branchMotionSpectrum: mass must be in (0, ∞) kg; got ${mass}`);
@@ -156,9 +169,12 @@ export function branchMotionSpectrum(fh: number, dampingRatio: number, meanSpeed
   const wh = 2 * Math.PI * fh;
   const stiffness = mass * wh * wh;
   const meanPower = meanWindPower(fMax, v);
+  const printedStatic = printedOscillatorResponse(0, fh, gammaH, mass);
   return {
     fMax,
-    amplitude: (f: number): number => Math.sqrt(simiuScanlan(f, v) / meanPower) * oscillatorResponse(f, fh, gammaH, mass) * stiffness,
+    amplitude: printed
+      ? (f: number): number => (Math.sqrt(simiuScanlan(f, v) / meanPower) * printedOscillatorResponse(f, fh, gammaH, mass)) / printedStatic
+      : (f: number): number => Math.sqrt(simiuScanlan(f, v) / meanPower) * oscillatorResponse(f, fh, gammaH, mass) * stiffness,
   };
 }
 

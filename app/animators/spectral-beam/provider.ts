@@ -20,6 +20,7 @@ import { SpectralBeamTwin, type BranchOverride } from "./twin";
 import { SpectralBeamPluginMaterial, type SpectralBeamBindings } from "./plugin";
 import { BRANCH_SAMPLER, LEAF_SAMPLER, SPECTRAL_BEAM_DECLARATIONS, SPECTRAL_BEAM_FUNCTIONS, UNIFORM_NAMES, HARDWARE_FILTER_DEFINE, POSITION_ONLY_DEFINE, LEAVES_DEFINE } from "./spectral-beam.glsl";
 import { spectralBeamParams, type SpectralBeamParams } from "./params";
+import { defaultMaterial } from "../../physics/material";
 
 export type { SpectralBeamParams } from "./params";
 
@@ -58,7 +59,7 @@ export class SpectralBeamAnimator implements Animator<SpectralBeamParams> {
   constructor(ctx: AnimatorContext, params: SpectralBeamParams) {
     this.ctx = ctx;
     const tree = ctx.tree;
-    this.twin = new SpectralBeamTwin(tree.skeleton, params, ctx.rng.fork(0x2009));
+    this.twin = new SpectralBeamTwin(tree.skeleton, params, ctx.rng.fork(0x2009), ctx.material ?? defaultMaterial());
     this.tips = new Float32Array(3 * tree.skeleton.branchCount);
     const twin = this.twin;
     const hardwareFilter = !!ctx.scene.getEngine().getCaps().textureFloatLinearFiltering;

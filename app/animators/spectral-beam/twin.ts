@@ -26,6 +26,9 @@ import {
   synthesizeMotionField, trajectoryDirection, trajectorySpeed,
 } from "./motion";
 import { BeamFits, levelScales, loadWidths, rawCompliance } from "./loads";
+import { BranchWindLoads, branchLength } from "./wind-load";
+import { defaultMaterial, type PhysicalMaterial } from "../../physics/material";
+import { dampingRatio } from "../../physics/damping";
 import type { SpectralBeamParams } from "./params";
 import { deformVertex } from "./vertex";
 import { WindUniforms, type WindSource } from "./wind-uniforms";
@@ -73,6 +76,16 @@ export class SpectralBeamTwin {
   private readonly rng: Rng;
   private readonly levelOf: Uint8Array;
   private readonly mass: Float64Array;
+  private readonly material: PhysicalMaterial;
+  /** Per branch, its own tip deflection in a steady wind of 1 m/s along the mean wind (xyz, m per
+   *  (m/s)²; eqs. 18, 19 project it on the carried r and s), and its tip's turbulent response per
+   *  unit of the turbulent force 2 v σ_u (m per (m/s)²): force / (m ω_h²), eqs. 15, 16. */
+  readonly meanTip: Float64Array;
+  readonly turbulentTip: Float64Array;
+  private readonly windLoads: BranchWindLoads;
+  /** The mean wind's direction the loads were computed for. */
+  private readonly loadDirection = new Float64Array([NaN, NaN, NaN]);
+  /** Paper-literal: the load width of the tree as it is (leafless or not). */
   private readonly loadWidth: Float64Array;
   /** The load width with leaves: c2 and c4 are built on it; leafless scales the amplitude instead. */
   private readonly referenceLoad: Float64Array;
@@ -83,7 +96,7 @@ export class SpectralBeamTwin {
   private readonly slotOwner = new Int32Array(OVERRIDE_SLOTS).fill(-1);
   private readonly maxLeafSize: number;
   private readonly fits = new BeamFits();
-  /** Per level: LEVEL_SWAY over the level's median raw compliance (from the tree with leaves). */
+  /** Paper-literal: per level, LEVEL_SWAY over the level's median raw compliance (from the tree with leaves). */
   private readonly levelScale = new Float64Array(4).fill(1);
   private textureSpeed = -1;
   /** Simulation time the textures were last reshaped for a new mean speed. */
@@ -102,7 +115,7 @@ export class SpectralBeamTwin {
   private readonly posScratch = new Float64Array(3);
   private readonly outScratch = new Float64Array(6);
 
-  constructor(skeleton: TreeSkeleton, params: SpectralBeamParams, rng: Rng) {
+  constructor(skeleton: TreeSkeleton, params: SpectralBeamParams, rng: Rng, material: PhysicalMaterial = defaultMaterial()) {
     const n = skeleton.branchCount;
     this.skeleton = skeleton;
     this.params = { ...params };
@@ -111,7 +124,11 @@ export class SpectralBeamTwin {
     this.textureHeight = Math.max(1, Math.ceil(n / BRANCHES_PER_ROW));
     this.branchData = new Float32Array(4 * BRANCH_TEXTURE_WIDTH * this.textureHeight);
     this.levelOf = new Uint8Array(n);
-    this.mass = branchMasses(skeleton);
+    this.material = { ...material };
+    this.mass = branchMasses(skeleton, undefined, material.woodDensity); // eq. 16 with the tree's wood
+    this.meanTip = new Float64Array(3 * n);
+    this.turbulentTip = new Float64Array(n);
+    this.windLoads = new BranchWindLoads(n);
     this.composer = new BranchComposer(n);
     this.loadWidth = new Float64Array(n);
     this.referenceLoad = new Float64Array(n);
@@ -132,6 +149,7 @@ export class SpectralBeamTwin {
     }
     this.calibrateLevels();
     this.computeLoads();
+    this.loadsFor(1, 0, 0);
     this.uniforms[3] = -1; // no branch selected
     this.motionSize = Number(params.textureSize);
     this.motionAtlas = new Float32Array(4 * this.motionSize * this.motionSize * MOTION_TILES);
@@ -149,9 +167,39 @@ export class SpectralBeamTwin {
 
   // ---- per-branch constants ---------------------------------------------------------------------
 
-  /** The load of eq. 1 per unit length, with or without the leaves as the parameter says. */
+  /** Paper-literal: the load of eq. 1 per unit length, with or without the leaves as the parameter says. */
   private computeLoads(): void {
     loadWidths(this.skeleton, this.params.leafless, this.loadWidth);
+    this.loadDirection[0] = NaN; // the loads are computed again at the next update
+  }
+
+  /**
+   * Each branch's response to a steady wind of 1 m/s along (dx, dy, dz) (unit): meanTip and
+   * turbulentTip. By default from the physical tree: the tip deflection of its tapered beam under
+   * drag.ts's drag of all it carries (wind-load.ts; E from the material, eq. 25's beam), and for the
+   * turbulence, the drag across it over eq. 16's mass times ω_h² (eq. 15 at f = 0: x = F / (m ω_h²)).
+   * Paper-literal: LEVEL_SWAY's compliance (eq. 25's prefactor per level), the same for both.
+   */
+  private loadsFor(dx: number, dy: number, dz: number): void {
+    const s = this.skeleton, n = this.branchCount, mean = this.meanTip, turb = this.turbulentTip;
+    this.loadDirection[0] = dx; this.loadDirection[1] = dy; this.loadDirection[2] = dz;
+    if (this.params.literal) {
+      for (let b = 0; b < n; b++) {
+        const { c2, c4 } = this.fits.fit(s.branchTaperRatio[b]);
+        // u(1) L = A (c2 + c4) L with A = v² times the compliance (layout.ts, LEVEL_SWAY).
+        const tip = branchLength(s, b) * (c2 + c4) * rawCompliance(s, this.referenceLoad, b) * this.levelScale[this.levelOf[b]] * (this.loadWidth[b] / this.referenceLoad[b]);
+        mean[3 * b] = tip * dx; mean[3 * b + 1] = tip * dy; mean[3 * b + 2] = tip * dz;
+        turb[b] = tip;
+      }
+      return;
+    }
+    const w = this.windLoads;
+    w.compute(s, this.material, this.material.youngModulus, dx, dy, dz, this.params.leafless);
+    mean.set(w.tip);
+    for (let b = 0; b < n; b++) {
+      const wh = 2 * Math.PI * this.resonance(b);
+      turb[b] = w.crossForce(s, b) / (this.mass[b] * wh * wh); // eq. 15 at f = 0, eq. 16's m
+    }
   }
 
   /** Per level, LEVEL_SWAY over the level's median raw compliance, on the loads with leaves. */
@@ -187,20 +235,19 @@ export class SpectralBeamTwin {
   }
 
   /**
-   * The load-dependent texels of branch b: c2, c4 of eq. 7 times F/(E' r1^4) per unit wind force
-   * (eq. 25's prefactor, with E' = E L, r1 = s1 / L: L^3 / (E s1^4), and F = ½ ρ C_d width per
-   * (m/s)^2), the trajectory (|m| from the branch's own f_h, §5.4 "Branch frequencies"), the slot.
+   * The texels of branch b: c2, c4 of eq. 7 (Table 1's fit of eq. 25) scaled to u(1) = 1, so the
+   * amplitude A is the tip's deflection over L (compose.ts); the stiffness (texel 8.w: deflection
+   * goes as 1 / E, eq. 25); the trajectory (|m| from the branch's own f_h, §5.4 "Branch
+   * frequencies"), the slot.
    */
   private writeBranch(b: number): void {
     const d = this.branchData, p = this.params;
     // The stiffness scales the amplitude (texel 8.w) rather than c2, c4, so a change eases in (compose).
-    const compliance = rawCompliance(this.skeleton, this.referenceLoad, b) * this.levelScale[this.levelOf[b]];
-    // The load (eq. 1's F) and the stiffness scale the amplitude: deflection goes as F / E (eq. 25).
-    d[branchTexel(b, 8) + 3] = this.loadWidth[b] / this.referenceLoad[b] / (p.stiffness * this.stiffnessOverride[b]);
+    d[branchTexel(b, 8) + 3] = 1 / (p.stiffness * this.stiffnessOverride[b]);
     const { c2, c4 } = this.fits.fit(this.skeleton.branchTaperRatio[b]);
     const o1 = branchTexel(b, 1), o2 = branchTexel(b, 2), o8 = branchTexel(b, 8);
-    d[o1 + 3] = c2 * compliance;
-    d[o2 + 3] = c4 * compliance;
+    d[o1 + 3] = c2 / (c2 + c4);
+    d[o2 + 3] = c4 / (c2 + c4);
     const fh = this.resonance(b);
     const speed = trajectorySpeed(fh, this.motionSize);
     d[o8] = this.direction[2 * b] * speed;
@@ -208,8 +255,8 @@ export class SpectralBeamTwin {
     d[branchTexel(b, 5) + 3] = this.slotOf(b);
     d[branchTexel(b, 6) + 3] = this.start[2 * b];
     d[branchTexel(b, 7) + 3] = this.start[2 * b + 1];
-    // A_max: the amplitude whose tip deflection is MAX_TIP_DEFLECTION (u(1) = A (c2 + c4)).
-    d[branchTexel(b, 4) + 3] = MAX_TIP_DEFLECTION / Math.max(1e-30, d[o1 + 3] + d[o2 + 3]);
+    // A_max: the amplitude whose tip deflection is MAX_TIP_DEFLECTION (u(1) = A).
+    d[branchTexel(b, 4) + 3] = MAX_TIP_DEFLECTION;
     d[o8 + 2] = fh;
   }
 
@@ -220,11 +267,11 @@ export class SpectralBeamTwin {
 
   // ---- motion textures ---------------------------------------------------------------------------
 
-  /** Damping ratio of a level after the shared damping's scale (×0.25 .. ×4). */
+  /** Damping ratio of a level: the first mode's (the shared slider's, dampingRatio) times the level's ratio. */
   levelDamping(level: number): number {
     const p = this.params;
-    const zeta = [p.damping0, p.damping1, p.damping2, p.damping3][Math.min(3, level)];
-    return zeta * Math.pow(4, 2 * p.damping - 1);
+    const ratio = [p.damping0, p.damping1, p.damping2, p.damping3][Math.min(3, level)];
+    return dampingRatio(p.damping) * ratio;
   }
 
   /** Mean f_h of a level's branches: the physical properties behind a level's texture are averaged (§5.4). */
@@ -280,7 +327,7 @@ export class SpectralBeamTwin {
     this.slotDamping[slot] = zeta;
     const tile = slot >> 1, channel = 2 * (slot & 1);
     const base = 4 * texels * tile + channel;
-    synthesizeMotionField(size, branchMotionSpectrum(fh, zeta, meanSpeed), rng, target, target, 4, base, base + 1);
+    synthesizeMotionField(size, branchMotionSpectrum(fh, zeta, meanSpeed, 1, this.params.literal), rng, target, target, 4, base, base + 1);
   }
 
   /**
@@ -323,7 +370,7 @@ export class SpectralBeamTwin {
     this.composer.easeIn();
     this.params = { ...params };
     const p = this.params;
-    if (p.leafless !== old.leafless) {
+    if (p.leafless !== old.leafless || p.literal !== old.literal) {
       this.computeLoads();
       this.writeAllBranches();
       this.markAllTextures();
@@ -425,7 +472,10 @@ export class SpectralBeamTwin {
     }
     this.regenerate(TEXTURE_WORK_PER_UPDATE);
     this.windUniforms.write(this.uniforms, t, wind, this.params, this.motionSize, this.maxLeafSize);
-    this.composer.compose(this.skeleton, this);
+    const u = this.uniforms, dir = this.loadDirection;
+    // The drag goes with the mean wind's direction (|u⊥| u⊥ across each branch): again when it turns.
+    if (!(Math.abs(u[4] - dir[0]) + Math.abs(u[5] - dir[1]) + Math.abs(u[6] - dir[2]) < 2e-3)) this.loadsFor(u[4], u[5], u[6]);
+    this.composer.compose(this.skeleton, this, this.meanTip, this.turbulentTip);
     this.branchVersion++;
   }
 

@@ -10,6 +10,7 @@ import { trajectorySpeed } from "../../../app/animators/spectral-beam/motion";
 import { SpectralBeamTwin } from "../../../app/animators/spectral-beam/twin";
 import { TEXELS_PER_BRANCH, branchTexel } from "../../../app/animators/spectral-beam/layout";
 import { fourLevelTree } from "../procedural-wind/fixtures";
+import { dampingRatio } from "../../../app/physics/damping";
 
 const defaults = defaultsOf(spectralBeamParams);
 const skeleton = fourLevelTree();
@@ -220,7 +221,7 @@ describe("spectral-beam twin (Habel 2009)", () => {
     const out = new Float64Array(6);
     const m = geometry.bark;
     for (const lc of [true, false]) {
-      const tw = twin(skeleton, { lengthCorrection: lc });
+      const tw = twin(skeleton, { literal: true, lengthCorrection: lc });
       for (let b = 0; b < skeleton.branchCount; b++) expect(tw.branchData[branchTexel(b, 3) + 2]).toBe(skeleton.branchLevel[b]);
       for (const t of [0.8, 4.1, 9.35]) {
         tw.update(t, strong);
@@ -263,7 +264,7 @@ describe("spectral-beam twin (Habel 2009)", () => {
     it("on a strongly bent trunk the normal stays perpendicular to the deformed centre line", () => {
       // Stiffness 0.1: the trunk's tip swings by up to ~half its length.
       for (const lc of [true, false]) {
-        const tw = twin(skeleton, { stiffness: 0.1, lengthCorrection: lc });
+        const tw = twin(skeleton, { literal: true, stiffness: 0.1, lengthCorrection: lc });
         const strong = wind({ speed: 25, turbulence: 0.4 });
         let swing = 0;
         for (const t of [0.8, 4.1, 9.35]) {
@@ -308,7 +309,7 @@ describe("spectral-beam twin (Habel 2009)", () => {
       // their centre line (level 2 up to 13, level 1 up to 2.7). compose.ts turns the child's
       // points about the attachment point with its frame and normals, so the centre line turns
       // with them. The branches still bend and turn: the twigs' frames are carried far round.
-      const tw = twin(skeleton);
+      const tw = twin(skeleton, { literal: true });
       const strong = wind({ speed: 25, turbulence: 0.4 });
       let worstTwig = 0, turned = 0;
       for (const t of [0.8, 4.1, 9.35]) {
@@ -331,7 +332,7 @@ describe("spectral-beam twin (Habel 2009)", () => {
     const twig = 3; // level 3, on the +x side
     const results: { speed: number; meanDx: number; trunk: number; twig: number }[] = [];
     for (const speed of [5, 12, 25]) {
-      const tw = twin();
+      const tw = twin(skeleton, { literal: true });
       const w = wind({ speed, turbulence: 0.3 });
       const base = new Float64Array(6);
       let dx = 0, count = 0, trunk = 0, twigRel = 0;
@@ -363,7 +364,7 @@ describe("spectral-beam twin (Habel 2009)", () => {
   it("eqs. 18, 19 take the 3D mean wind: an updraft lifts the branches across it, a downdraft lowers them, the trunk stays", () => {
     const dt = 1 / 30;
     const settle = (w: WindField): SpectralBeamTwin => {
-      const tw = twin();
+      const tw = twin(skeleton, { literal: true });
       for (let f = 1; f <= 60; f++) tw.update(f * dt, w);
       return tw;
     };
@@ -386,7 +387,7 @@ describe("spectral-beam twin (Habel 2009)", () => {
     }
     // The updraft adds to a horizontal wind: higher tips on average than the same wind without it.
     const meanY = (vertical: number): number => {
-      const tw = twin();
+      const tw = twin(skeleton, { literal: true });
       const w = wind({ speed: 8, vertical, turbulence: 0.3 });
       let sum = 0, n = 0;
       for (let f = 1; f <= 150; f++) {
@@ -417,7 +418,7 @@ describe("spectral-beam twin (Habel 2009)", () => {
 
     it("a branch three times as stiff bends a third as far (in a light wind, far from saturation)", () => {
       const b = 5;
-      const plain = twin(), stiff = twin();
+      const plain = twin(skeleton, { literal: true }), stiff = twin(skeleton, { literal: true });
       stiff.setBranchOverride(b, { stiffness: 3 });
       const w = wind({ speed: 5, turbulence: 0.3 });
       /** The branch's own tip deflection over its length, u(1) = |A| (c2 + c4) (eq. 7 at x = 1). */
@@ -496,7 +497,7 @@ describe("spectral-beam twin (Habel 2009)", () => {
     const lengths: Record<string, number[]> = {};
     let deflection = 0;
     for (const lc of [true, false]) {
-      const tw = twin(skeleton, { lengthCorrection: lc });
+      const tw = twin(skeleton, { literal: true, lengthCorrection: lc });
       tw.setBranchOverride(b, { stiffness: 0.05 });
       tw.setBranchOverride(0, { stiffness: 20 });
       const o = new Float64Array(6), prev = new Float64Array(3);
@@ -608,7 +609,7 @@ describe("spectral-beam twin (Habel 2009)", () => {
     });
 
     it("leafless: every leaf vertex collapses to the origin and the bark still moves", () => {
-      const tw = twin(leafy, { leafless: true, flutter: 0.6 });
+      const tw = twin(leafy, { literal: true, leafless: true, flutter: 0.6 });
       const w = wind({ speed: 15, turbulence: 0.3 });
       const out = new Float64Array(6);
       for (const t of [0.5, 2.25, 6]) {
@@ -698,8 +699,9 @@ describe("spectral-beam twin (Habel 2009)", () => {
       expect(tw.pendingTextures).toBe(1);
       tw.update(0.2, w);
       expect(tw.pendingTextures).toBe(0);
-      // The shared damping (0.5) scales every level by 1: the slot holds the declared ratio.
-      expect(tw.slotDamping[level]).toBeCloseTo(value, 12);
+      // The shared damping (0.5) is the first mode's ζ, dampingRatio(0.5) = 0.1; a level's is that times its ratio.
+      expect(tw.slotDamping[level]).toBeCloseTo(0.1 * value, 12);
+      expect(tw.levelDamping(level)).toBeCloseTo(dampingRatio(tw.parameters.damping) * value, 12);
       for (let l = 0; l < 4; l++) if (l !== level) expect(tw.slotDamping[l]).toBe(before[l]);
     });
 
