@@ -34,9 +34,10 @@ const TERNARY = BARRON.replace(
 function bench(name: string, text: string, depth: number): void {
   const p = defaultsOf(lsystemParticlesParams);
   const s = grammarToSkeleton(text, { seed: 1, depth });
-  const tree = buildParticleTree(s, p.minRadius / 1000);
+  // As the method builds it: the tree's own radii when calibrated, §4.1's scaling when paper-literal.
+  const tree = buildParticleTree(s, p.paperLiteral ? p.minRadius / 1000 : null);
   const wind = new WindField({ speed: 10, direction: 30, turbulence: 0.35, gust: 0.3, seed: 1 });
-  const sim = new BarronSimulation(tree, wind, { damping: p.damping, stiffness: p.stiffness, gravity: p.gravity, timeStep: p.timeStep / 1000, spatial: p.spatial }, new Rng(1));
+  const sim = new BarronSimulation(tree, wind, { damping: p.damping, stiffness: p.stiffness, gravity: p.gravity, timeStep: p.timeStep / 1000, spatial: p.spatial, paperLiteral: p.paperLiteral }, new Rng(1));
   const skin = buildSkinLayout(s, tree, { sides: 8, resolution: 3 });
   const positions = new Float32Array(3 * skin.vertexCount), normals = new Float32Array(3 * skin.vertexCount);
   const leaves = buildTreeGeometry(s).leaves!;
