@@ -10,7 +10,9 @@
  * ∂f/∂x = -k (∇C ∇Cᵀ + C ∇²C) with the damping's -k_d Ċ ∇²C dropped (as Baraff and Witkin do).
  * Of k C ∇²C: the linear spring keeps it while stretched (C > 0, the tension's geometric
  * stiffness k C / |x_ij| (I - x̂x̂ᵀ)) and drops it while compressed, where it would make the matrix
- * indefinite; eq. 2's angular term drops it (Gauss-Newton); the holding term is linear, ∇²C = 0.
+ * indefinite; eq. 2's angular term and the angular spring in the parent's frame drop it
+ * (Gauss-Newton: -k JᵀJ with J = ∂C_v/∂(x_i, x_j, x_k) = (I, M - I, -M), system.ts; the frame R_k
+ * behind the parent is the step's start's, so the rows of that spring reach i, j and k only).
  * At the rest pose (C = 0 everywhere) the Jacobian is exact. What remains is symmetric positive
  * definite, M plus positive semi-definite blocks.
  *
@@ -24,7 +26,23 @@ import { BlockCsr3, BlockJacobi, ConjugateGradient, TreeBlockLdlt, type Precondi
 import type { MassSpringSystem } from "./system";
 
 // Math's members read once: in jest's vm context every read of the global `Math` is slow (see wind-field.ts).
-const { sqrt } = Math;
+const { sqrt, log, atan, max } = Math;
+
+/** At most this many implicit Euler steps per frame (`advance`). */
+export const MAX_SUBSTEPS = 8;
+/** Substeps are added until implicit Euler's own damping of the first mode is at most this share of ζ. */
+const NUMERICAL_SHARE = 0.75;
+
+/**
+ * The damping ratio implicit Euler itself gives an undamped oscillator of angular frequency ω at
+ * steps of h (x = ω h): one step multiplies it by 1 / (1 - i x), so per step its log amplitude
+ * falls by ½ ln(1 + x²) while its phase turns by atan x.
+ */
+export function numericalDamping(x: number): number {
+  if (!(x > 0)) return 0;
+  const d = 0.5 * log(1 + x * x), p = atan(x);
+  return d / sqrt(d * d + p * p);
+}
 
 export type PreconditionerKind = "tree-ldlt" | "jacobi";
 
@@ -51,6 +69,12 @@ export class ImplicitEuler {
   private readonly ldlt: TreeBlockLdlt | null;
   /** ∇C of eq. 2 for (i, j, k), scratch. */
   private readonly g = new Float64Array(9);
+  /** The angular spring's t and M (system.angularGeometry), its J = (I, M - I, -M) and JᵀJ blocks, scratch. */
+  private readonly geom = new Float64Array(12);
+  private readonly jac = new Float64Array(27);
+  private readonly jtj = new Float64Array(81);
+  /** Substeps of the last `advance`. */
+  substeps = 1;
   private converged = true;
 
   constructor(readonly system: MassSpringSystem, options: { tolerance?: number; maxIterations?: number; preconditioner?: PreconditionerKind } = {}) {
@@ -92,14 +116,28 @@ export class ImplicitEuler {
 
   /** Fills the matrix M - h ∂f/∂v - h² ∂f/∂x and the right-hand side h (f0 + h ∂f/∂x v0). */
   assemble(h: number): void {
+    this.prepare(h);
+    this.system.updateFrames();
+    this.fill(h, h);
+  }
+
+  /** The first mode's ω and the damping terms for steps of h, when stale. */
+  private prepare(h: number): void {
+    const sys = this.system;
+    if (!sys.settings.paperLiteral && sys.modeStale) this.findFirstMode();
+    if (sys.dampedFor !== h) sys.setDamping(h, sys.settings.paperLiteral ? 0 : numericalDamping(sys.firstOmega * h));
+  }
+
+  /** The matrix M + hd (α M + ∂f/∂v terms) + h² K and the right-hand side; hd = 0 leaves the damping out. */
+  private fill(h: number, hd: number): void {
     const sys = this.system, A = this.matrix, val = A.values, n = sys.count;
     const x = sys.position, v = sys.velocity, parent = sys.parent, fixed = sys.fixed, blocks = this.blocks, g = this.g;
-    const f = this.force, rhs = this.rhs;
+    const f = this.force, rhs = this.rhs, G = this.geom, J = this.jac, P = this.jtj;
     sys.forces(f);
     A.clear();
     rhs.fill(0); // here: ∂f/∂x v0, accumulated spring by spring
     // M, and the air damping's -h ∂f/∂v = h α M (no ∂f/∂x).
-    const air = 1 + h * sys.airDamping;
+    const air = 1 + hd * sys.airDamping;
     for (let i = 0; i < n; i++) {
       const o = 9 * A.diagIndex[i], m = fixed[i] ? 1 : air * sys.mass[i];
       val[o] = val[o + 4] = val[o + 8] = m;
@@ -116,7 +154,7 @@ export class ImplicitEuler {
       {
         const kl = sys.linearK[i], c = la - sys.restLength[i];
         const t = c > 0 ? kl * c / la : 0; // tension's geometric stiffness
-        const sOuter = h * sys.linearKd[i] + h2 * kl, sIso = h2 * t;
+        const sOuter = hd * sys.linearKd[i] + h2 * kl, sIso = h2 * t;
         // (∂f/∂x v0)_i = -S (v_i - v_j)
         const uv = ux * vax + uy * vay + uz * vaz;
         const kvx = -((kl - t) * ux * uv + t * vax), kvy = -((kl - t) * uy * uv + t * vay), kvz = -((kl - t) * uz * uv + t * vaz);
@@ -128,36 +166,71 @@ export class ImplicitEuler {
         addSpring(val, ij, -sOuter, -sIso, ux, uy, uz);
         addSpring(val, ji, -sOuter, -sIso, ux, uy, uz);
       }
-      // Angular spring, eq. 2 (Gauss-Newton): (h k_d2 + h² k2) ∇C ∇Cᵀ.
-      const ca = sys.cosAlpha[i], lj2 = sys.restLength[j] * sys.restLength[j];
-      const k2 = sys.bendK[i] / lj2, kd2 = sys.bendKd[i] / lj2;
-      g[0] = bx - ca * lb * ux; g[1] = by - ca * lb * uy; g[2] = bz - ca * lb * uz;
-      g[6] = ax - ca * la * bx / lb; g[7] = ay - ca * la * by / lb; g[8] = az - ca * la * bz / lb;
-      g[3] = -(g[0] + g[6]); g[4] = -(g[1] + g[7]); g[5] = -(g[2] + g[8]);
-      const s2 = h * kd2 + h2 * k2;
-      let gv = 0;
-      for (let a = 0; a < 3; a++) {
-        const m = a === 0 ? i : a === 1 ? j : k;
-        gv += g[3 * a] * v[3 * m] + g[3 * a + 1] * v[3 * m + 1] + g[3 * a + 2] * v[3 * m + 2];
+      // Eq. 2 (paper-literal, Gauss-Newton): (h k_d2 + h² k2) ∇C ∇Cᵀ.
+      const k2 = sys.eq2K[i];
+      if (k2 > 0) {
+        const ca = sys.cosAlpha[i], kd2 = sys.eq2Kd[i];
+        g[0] = bx - ca * lb * ux; g[1] = by - ca * lb * uy; g[2] = bz - ca * lb * uz;
+        g[6] = ax - ca * la * bx / lb; g[7] = ay - ca * la * by / lb; g[8] = az - ca * la * bz / lb;
+        g[3] = -(g[0] + g[6]); g[4] = -(g[1] + g[7]); g[5] = -(g[2] + g[8]);
+        const s2 = hd * kd2 + h2 * k2;
+        let gv = 0;
+        for (let a = 0; a < 3; a++) {
+          const m = a === 0 ? i : a === 1 ? j : k;
+          gv += g[3 * a] * v[3 * m] + g[3 * a + 1] * v[3 * m + 1] + g[3 * a + 2] * v[3 * m + 2];
+        }
+        for (let a = 0; a < 3; a++) {
+          const ma = a === 0 ? i : a === 1 ? j : k;
+          const ga0 = g[3 * a], ga1 = g[3 * a + 1], ga2 = g[3 * a + 2];
+          addVec(rhs, ma, -k2 * ga0 * gv, -k2 * ga1 * gv, -k2 * ga2 * gv, fixed);
+          for (let b = 0; b < 3; b++) {
+            const idx = blocks[bi + 3 * a + b];
+            if (idx < 0) continue;
+            const o = 9 * idx, gb0 = g[3 * b], gb1 = g[3 * b + 1], gb2 = g[3 * b + 2];
+            val[o] += s2 * ga0 * gb0; val[o + 1] += s2 * ga0 * gb1; val[o + 2] += s2 * ga0 * gb2;
+            val[o + 3] += s2 * ga1 * gb0; val[o + 4] += s2 * ga1 * gb1; val[o + 5] += s2 * ga1 * gb2;
+            val[o + 6] += s2 * ga2 * gb0; val[o + 7] += s2 * ga2 * gb1; val[o + 8] += s2 * ga2 * gb2;
+          }
+        }
       }
-      // Holding term: (h k_d + h² k) c_a c_b I with c = (1, -(1 + λ), λ).
-      const lam = sys.lambda[i], kb = sys.bendK[i], sb = h * sys.bendKd[i] + h2 * kb;
-      const cvx = vax + lam * (v[3 * k] - v[3 * j]), cvy = vay + lam * (v[3 * k + 1] - v[3 * j + 1]), cvz = vaz + lam * (v[3 * k + 2] - v[3 * j + 2]);
-      for (let a = 0; a < 3; a++) {
-        const ma = a === 0 ? i : a === 1 ? j : k, ca_ = a === 0 ? 1 : a === 1 ? -(1 + lam) : lam;
-        const ga0 = g[3 * a], ga1 = g[3 * a + 1], ga2 = g[3 * a + 2];
-        // (∂f/∂x v0)_a = -k2 g_a (g · v) - k c_a Ċ_v
-        addVec(rhs, ma, -k2 * ga0 * gv - kb * ca_ * cvx, -k2 * ga1 * gv - kb * ca_ * cvy, -k2 * ga2 * gv - kb * ca_ * cvz, fixed);
-        for (let b = 0; b < 3; b++) {
-          const idx = blocks[bi + 3 * a + b];
-          if (idx < 0) continue;
-          const cb = b === 0 ? 1 : b === 1 ? -(1 + lam) : lam;
-          const o = 9 * idx, gb0 = g[3 * b], gb1 = g[3 * b + 1], gb2 = g[3 * b + 2];
-          val[o] += s2 * ga0 * gb0; val[o + 1] += s2 * ga0 * gb1; val[o + 2] += s2 * ga0 * gb2;
-          val[o + 3] += s2 * ga1 * gb0; val[o + 4] += s2 * ga1 * gb1; val[o + 5] += s2 * ga1 * gb2;
-          val[o + 6] += s2 * ga2 * gb0; val[o + 7] += s2 * ga2 * gb1; val[o + 8] += s2 * ga2 * gb2;
-          const d = sb * ca_ * cb;
-          val[o] += d; val[o + 4] += d; val[o + 8] += d;
+      // Angular spring in the parent's frame (Gauss-Newton): (h k_d + h² k) J_aᵀ J_b, J = (I, M - I, -M).
+      const kb = sys.bendK[i];
+      if (kb > 0) {
+        sys.angularGeometry(i, G);
+        J.fill(0, 0, 9);
+        J[0] = J[4] = J[8] = 1;
+        for (let e = 0; e < 9; e++) {
+          J[9 + e] = G[3 + e] - (e % 4 === 0 ? 1 : 0);
+          J[18 + e] = -G[3 + e];
+        }
+        // w = J v0
+        let wx = 0, wy = 0, wz = 0;
+        for (let a = 0; a < 3; a++) {
+          const m = a === 0 ? i : a === 1 ? j : k, o = 9 * a, v0 = v[3 * m], v1 = v[3 * m + 1], v2 = v[3 * m + 2];
+          wx += J[o] * v0 + J[o + 1] * v1 + J[o + 2] * v2;
+          wy += J[o + 3] * v0 + J[o + 4] * v1 + J[o + 5] * v2;
+          wz += J[o + 6] * v0 + J[o + 7] * v1 + J[o + 8] * v2;
+        }
+        const sb = hd * sys.bendKd[i] + h2 * kb;
+        for (let a = 0; a < 3; a++) {
+          const ma = a === 0 ? i : a === 1 ? j : k, oa = 9 * a;
+          // (∂f/∂x v0)_a = -k J_aᵀ w
+          addVec(rhs, ma,
+            -kb * (J[oa] * wx + J[oa + 3] * wy + J[oa + 6] * wz),
+            -kb * (J[oa + 1] * wx + J[oa + 4] * wy + J[oa + 7] * wz),
+            -kb * (J[oa + 2] * wx + J[oa + 5] * wy + J[oa + 8] * wz), fixed);
+          for (let b = 0; b < 3; b++) {
+            const idx = blocks[bi + 3 * a + b];
+            if (idx < 0) continue;
+            const ob = 9 * b, o = 9 * idx;
+            // (J_aᵀ J_b)_rc = Σ_e J_a[e][r] J_b[e][c]
+            for (let r = 0; r < 3; r++) {
+              for (let c = 0; c < 3; c++) {
+                P[3 * r + c] = J[oa + r] * J[ob + c] + J[oa + 3 + r] * J[ob + 3 + c] + J[oa + 6 + r] * J[ob + 6 + c];
+              }
+            }
+            for (let e = 0; e < 9; e++) val[o + e] += sb * P[e];
+          }
         }
       }
     }
@@ -165,6 +238,76 @@ export class ImplicitEuler {
     for (let i = 0; i < n; i++) {
       for (let c = 0; c < 3; c++) rhs[3 * i + c] = fixed[i] ? 0 : h * (f[3 * i + c] + h * rhs[3 * i + c]);
     }
+  }
+
+  /**
+   * ω₁ of the system's lowest mode at rest, by inverse iteration on K x = ω² M x: the matrix
+   * M + K (fill with h = 1, no damping), x ← (M + K)⁻¹ M x, whose slowest mode grows fastest, and
+   * the Rayleigh quotient xᵀ K x / xᵀ M x. The state is put back afterwards.
+   */
+  private findFirstMode(): void {
+    const sys = this.system, n = sys.count, size = 3 * n;
+    const keepX = Float64Array.from(sys.position), keepV = Float64Array.from(sys.velocity), keepE = Float64Array.from(sys.external);
+    sys.position.set(sys.rest);
+    sys.velocity.fill(0);
+    sys.external.fill(0);
+    sys.updateFrames();
+    this.fill(1, 0);
+    if (this.ldlt) this.ldlt.factor();
+    if (this.jacobi) this.jacobi.update();
+    const xv = new Float64Array(size), mx = new Float64Array(size), ax = new Float64Array(size);
+    // Start: every free mass moved along x and z by its height (a sway).
+    for (let i = 0; i < n; i++) {
+      if (sys.fixed[i]) continue;
+      xv[3 * i] = sys.rest[3 * i + 1] - sys.rest[4];
+      xv[3 * i + 2] = 0.5 * xv[3 * i];
+    }
+    let omega2 = 0;
+    for (let it = 0; it < 80; it++) {
+      for (let i = 0; i < n; i++) for (let c = 0; c < 3; c++) mx[3 * i + c] = sys.fixed[i] ? 0 : sys.mass[i] * xv[3 * i + c];
+      xv.fill(0);
+      this.cg.solve(this.matrix, mx, xv, this.precond);
+      // Rayleigh quotient: xᵀ (A - M) x / xᵀ M x
+      this.matrix.apply(xv, ax);
+      let xax = 0, xmx = 0;
+      for (let i = 0; i < n; i++) {
+        if (sys.fixed[i]) continue;
+        for (let c = 3 * i; c < 3 * i + 3; c++) {
+          xax += xv[c] * ax[c];
+          xmx += sys.mass[i] * xv[c] * xv[c];
+        }
+      }
+      const next = max(0, xax / xmx - 1);
+      const s = 1 / sqrt(xmx);
+      for (let c = 0; c < size; c++) xv[c] *= s;
+      const done = it > 3 && Math.abs(next - omega2) <= 1e-7 * next;
+      omega2 = next;
+      if (done) break;
+    }
+    sys.firstOmega = sqrt(omega2);
+    sys.modeStale = false;
+    sys.dampedFor = 0;
+    sys.position.set(keepX);
+    sys.velocity.set(keepV);
+    sys.external.set(keepE);
+    sys.updateFrames();
+  }
+
+  /**
+   * One frame of dt seconds as `substeps` implicit Euler steps: calibrated, as many as keep
+   * implicit Euler's own damping of the first mode below NUMERICAL_SHARE of the slider's ζ (at
+   * most MAX_SUBSTEPS; system.ts takes what it gives off the physical damping); paper-literal, one.
+   */
+  advance(dt: number): void {
+    const sys = this.system;
+    let steps = 1;
+    if (!sys.settings.paperLiteral) {
+      if (sys.modeStale) this.findFirstMode();
+      const target = NUMERICAL_SHARE * sys.zeta, w = sys.firstOmega;
+      while (steps < MAX_SUBSTEPS && numericalDamping(w * dt / steps) > target) steps++;
+    }
+    this.substeps = steps;
+    for (let s = 0; s < steps; s++) this.step(dt / steps);
   }
 
   /** One implicit Euler step of h seconds. */

@@ -2,8 +2,10 @@
  * The mass-spring method (Van Haevre, Di Fiore and Van Reeth 2006, "Physically-based driven tree
  * animations") behind the Animator contract. A thin adapter over plain-TypeScript cores:
  * - live (§4.2): the masses and springs (system.ts) step by implicit Euler (implicit.ts) on the
- *   CPU, pushed by the shared wind (drag across each mass's segment, sampled at the mass) and the
- *   weight of the wood (wind-load.ts);
+ *   CPU, pushed by the shared wind (the shared drag law with the tree's material, distributed along
+ *   each segment, in the wind relative to the moving wood, leaves' drag on their branch) and the
+ *   weight of the wood (wind-load.ts); calibrated to the physical tree by default, paper-literal
+ *   (Van Haevre's mass rule) on request;
  * - capture (§4.3, capture.ts, recording-session.ts): "Record" samples every mass's position,
  *   velocity and applied force 30 times a second for the chosen length, in the shared wind
  *   (turned once round, by default, so the motion goes every way); a tree keeps all its
@@ -21,6 +23,7 @@ import type { Observer } from "@babylonjs/core/Misc/observable";
 import type { Scene } from "@babylonjs/core/scene";
 import type { Animator, AnimatorAction, AnimatorActions, AnimatorContext, AnimatorProvider, AnimatorStats } from "../animator";
 import { tipNode, treeHeight } from "../../tree/skeleton";
+import type { PhysicalMaterial } from "../../physics/material";
 import { DEFAULT_MASS_SPRING, MassSpringSystem, type MassSpringSettings } from "./system";
 import { ImplicitEuler } from "./implicit";
 import { NodeFrames } from "./skinning";
@@ -46,8 +49,8 @@ const { cos, sin, PI, hypot, max, ceil, sqrt, round } = Math;
 export type { MassSpringParams } from "./params";
 export { SAMPLE_RATE } from "./recording-session";
 
-function systemSettings(p: MassSpringParams): MassSpringSettings {
-  return { ...DEFAULT_MASS_SPRING, damping: p.damping, stiffness: p.stiffness, bendHz: p.sway };
+function systemSettings(p: MassSpringParams, material: PhysicalMaterial | undefined): MassSpringSettings {
+  return { ...DEFAULT_MASS_SPRING, damping: p.damping, stiffness: p.stiffness, bendHz: p.sway, paperLiteral: p.paperLiteral, material };
 }
 
 /** A tree walking the motion graph of one recording's control point (§6.1). */
@@ -100,7 +103,7 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
     this.params = { ...params };
     const s = ctx.tree.skeleton;
     this.height = treeHeight(s);
-    this.system = new MassSpringSystem(s, systemSettings(this.params));
+    this.system = new MassSpringSystem(s, systemSettings(this.params, ctx.material));
     this.solver = new ImplicitEuler(this.system);
     this.frames = new NodeFrames(s, this.system.massOfNode);
     const sys = this.system;
@@ -345,7 +348,7 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
     const mode = this.showing;
     if (mode === "live" || mode === "recording") {
       this.load.apply(this.ctx.wind, this.ctx.clock.time, this.session?.turn() ?? 0, this.params.gravity);
-      this.solver.step(dt);
+      this.solver.advance(dt);
       if (this.session?.offer(this.system, dt)) this.finishRecording();
     } else {
       const p = this.playback!;
@@ -442,7 +445,7 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
   setParams(patch: Partial<MassSpringParams>): void {
     const before = this.params;
     this.params = { ...this.params, ...patch };
-    this.system.configure(systemSettings(this.params));
+    this.system.configure(systemSettings(this.params, this.ctx.material));
     const p = this.params;
     if (p.mode !== before.mode) {
       this.problem = "";

@@ -6,82 +6,98 @@
  * skeleton node, less the base node of every branch but the trunk, which is the same point as the
  * node it grows from (TreeSkeleton.branchOrigin) and merges with it, so the system is one
  * connected tree (as lsystem-particles does). Parents come before children. Mass 0 is an anchor
- * below the trunk base (mass 1), along the trunk's first segment; both are fixed, the anchor only
- * gives the first trunk segment a parent segment for its angular spring.
+ * below the trunk base (mass 1), along the trunk's first segment; both are fixed: the anchor's
+ * segment is the ground, the frame the trunk's base segment bends against.
  *
- * Mass law. "For each joint the weight attached to its mass should be larger than the sum of the
- * weights of its descendants": m_i = w_i + (1 + ε) D_i, with w_i the joint's own wood (half of
- * each segment it ends, ρ π r² L at the segment's mean radius) and D_i the sum of its descendants'
- * masses. The rule makes masses grow at least twofold per joint down a chain, which is the
- * paper's rule taken literally; the stiffness law below follows the masses, so the motion stays
- * scale free.
+ * Two ways to size them (the `paperLiteral` setting):
+ * - calibrated (default): the physical tree (app/physics/material.ts). Each mass is its own wood,
+ *   half of each segment it ends, ρ π r² L at the segment's mean radius (ρ the material's
+ *   woodDensity), lumped as the reference's beams are distributed; each angular spring is the
+ *   bending stiffness of the wood it stands for (below); ζ of the first mode from the shared slider.
+ * - paper-literal: "for each joint the weight attached to its mass should be larger than the sum
+ *   of the weights of its descendants": m_i = w_i + (1 + ε) D_i (w_i the own wood at
+ *   WOOD_DENSITY, D_i the descendants' masses), which grows at least twofold per joint down a
+ *   chain (twelve orders of magnitude across the habel tree); stiffness k_bend = stiffness × m̃_i
+ *   (2π f_bend)² with m̃_i = J_i / L_i² (J_i the moment of inertia about the joint of everything
+ *   the segment carries), eq. 2 beside it, and Rayleigh damping at ω_r = 2π f_bend: the constants
+ *   of this method before it was calibrated, kept for comparison.
  *
  * Springs, forces by eq. 3, F_i = (-k_s C - k_d Ċ) ∂C/∂x_i (Witkin and Baraff 2001), per segment
- * i (from mass i to its parent j, whose parent is k), x_ij = x_i - x_j:
+ * i (from mass i to its parent j, whose parent is k), x_ij = x_i - x_j, u_i = x_i - x_j:
  * - linear (eq. 1): C = |x_ij| - L, stiff: k = m_i (2π f_axial)², ζ_axial = AXIAL_DAMPING_RATIO.
- * - angular (eq. 2): C = x_ij · x_kj - |x_ij| |x_kj| cos α, the segment's rest angle α to its
- *   parent segment; k₂ = k_bend / |x_kj|² (N/m³), which gives k_bend at mass i for a bend in the
- *   joint's plane, times sin² α.
- * - DEPARTURE, angular holding term: eq. 2 alone has no first-order stiffness where a segment
- *   continues its parent straight on (α = π: C grows with the square of the bend), which is most
- *   joints of an L-system skeleton, and none anywhere against a segment swinging round its
- *   parent's axis (C only sees the angle). So every angular spring also carries the vector
- *   behaviour function C_v = x_ij + λ x_kj - (x_ij + λ x_kj)_rest, λ = L_ij / L_kj, eq. 2's rest
- *   angle written as a vector: zero at rest, linear in the positions, rotation invariant at a
- *   straight joint (there its rest value is 0), with k_bend.
- * - Bending stiffness k_bend = stiffness × m̃_i (2π f_bend)², m̃_i = J_i / L_i², J_i the moment of
- *   inertia about joint j of everything segment i carries (mass i and all its descendants, at
- *   rest): every joint swings what it carries, held rigid, at f_bend, and, since the masses more
- *   than halve at every joint up the tree, "when located high in the tree structure, bending
- *   occurs much more easily, and so less stiffness and damping is required": the joint's
- *   rotational stiffness k_bend L_i² = stiffness (2π f_bend)² J_i falls at every joint up the tree
- *   (k_bend itself, per metre at mass i, can rise where a segment is much shorter than its parent).
- * - Damping: Rayleigh, split between eq. 3's k_d and the air. Eq. 3's dampers act on the springs'
- *   own rates Ċ, so with k_d ∝ k they damp a mode of angular frequency ω at ζ ω / ω_r only
- *   (stiffness-proportional damping), and the slowest modes, where a whole twig chain bends a
- *   little at every joint, hardly at all. So k_d = ζ √(k m̃_i) (ζ / ω_r times k, ω_r = 2π f_bend
- *   √stiffness), and DEPARTURE, every free mass also feels an air damping -α m_i v_i with
- *   α = ζ ω_r (mass-proportional): together every mode gets ζ(ω) = ζ (ω_r / ω + ω / ω_r) / 2 ≥ ζ,
- *   ζ at ω_r, and decays at least at ζ ω_r / 2 (1.5 /s at the default settings) unless it is
- *   overdamped, below ω ≈ ζ ω_r / 2. ζ from the shared damping.
- * - DEPARTURE from the first version (k_bend = m_i (2π f_bend)², k_d = 2 ζ √(k m_i), no air): a
- *   joint held its own mass only at f_bend, but with the mass rule a twig chain's descendants at
- *   their lever arms weigh about 9 m_i (J_i ≈ 9 m_i L_i²), and the chain's joints bend in series,
- *   so the slowest modes of the habel tree sat at 0.17 Hz (not 1.5) with ζ = 0.036, decaying at
- *   0.04 /s (the demo tree's: 0.22 Hz, ζ = 0.045, 3.7 cm still off rest 30 s after a 1.8 m
- *   swing). Now they sit at about 0.5 Hz (demo 0.6) with ζ ≈ 0.5 and decay at 1.65 /s (demo 1.7).
- *   The linear springs keep their own k_d (ζ_axial); their modes are far above ω_r.
+ * - angular, in the parent's frame: eq. 2 "restricts the motion of a branch to a rest angle with
+ *   respect to its parent branch"; written as a vector, C_v = u_i - R_j u_i⁰, with u_i⁰ the
+ *   segment at rest and R_j the rotation of the parent segment's frame from rest. C_v = 0 at rest
+ *   and for any rigid rotation of the tree with its ground (every frame turns with it), and is
+ *   linear in the bend in both directions at every joint, straight ones included (where eq. 2's
+ *   scalar C grows with the square of the bend). Frames: R_0 = I (the ground), and down the tree
+ *   R_j = Rmin(R_k û_j⁰ → û_j) R_k, the parent's frame turned by the least rotation that lays it on
+ *   segment j (a segment has no twist of its own). In the forces R_k is the one computed at the start
+ *   of the step (`updateFrames`) and the last turn, from û_j, is taken at the current positions, so
+ *   the spring pushes back on the parent segment (k, j) with the bend's moment:
+ *   ∂C_v/∂x_i = I, ∂C_v/∂x_j = M - I, ∂C_v/∂x_k = -M, M = [t]×[û_j]× / |u_j|, t = R_j u_i⁰.
+ *   Energy ½ k |C_v|² ≈ ½ k L_i² θ², so k = K_i / L_i² for a rotational stiffness K_i (N·m/rad).
+ * - eq. 2 itself, C = x_ij · x_kj - |x_ij| |x_kj| cos α, only with paperLiteral (its stiffness is
+ *   inside C_v's).
+ * - K_i from beam theory (calibrated): an Euler-Bernoulli beam of bending stiffness E I(s),
+ *   I = π r⁴ / 4, bends by θ = ∫ M / EI ds; chains of rigid segments hinged at the masses bend like
+ *   it when each hinge carries the flexibility of the wood on either side up to the segments'
+ *   middles (the midpoint rule: rotation and end slope both right for a moment-carrying segment,
+ *   where a hinge with its whole segment's EI / L at the segment's base bends the segment's own end
+ *   twice as far). So K_i = 1 / (½ F_j + ½ F_i) where segment i continues segment j's branch,
+ *   1 / (½ F_i) at a branch's base (the parent's half is the continuation's) and the trunk's base
+ *   (the ground is rigid), F = ∫ ds / E I over the segment (closed form for the linear taper),
+ *   times `stiffness` (1 by default).
+ * - Damping (calibrated): Rayleigh, C = α M + β K, split so that the first mode (ω₁, found by
+ *   inverse iteration, implicit.ts) gets the slider's ζ = dampingRatio(damping): α = ζ' ω₁ on every
+ *   mass (air) and eq. 3's k_d = (ζ' / ω₁) k on the angular springs; ζ' is ζ less implicit Euler's
+ *   own numerical damping of that mode at the step used (implicit.ts chooses substeps so that
+ *   the latter stays below ζ). Slower motion of a mode above ω₁ is damped more: ζ(ω) =
+ *   ζ' (ω₁ / ω + ω / ω₁) / 2.
  *
  * External forces: `external` (N per mass, xyz), set by the caller (wind drag, gravity) before
- * each step; `windDrag` and `addGravity` fill it.
+ * each step; wind-load.ts fills it from the shared drag law, `windDrag` and `addGravity` are
+ * simple helpers for tests and captures.
  */
 import { skeletonJoints, type TreeSkeleton } from "../../tree/skeleton";
 import { cylinderDragFactor, WOOD_DENSITY } from "../../wind/drag";
+import { defaultMaterial, type PhysicalMaterial } from "../../physics/material";
+import { dampingRatio } from "../../physics/damping";
 
 // Math's members read once: in jest's vm context every read of the global `Math` is slow (see wind-field.ts).
 const { sqrt, hypot, max, abs, PI } = Math;
 
-/** The paper's mass rule, m_i = w_i + (1 + ε) D_i. */
+/** The paper's mass rule, m_i = w_i + (1 + ε) D_i (paper-literal). */
 export const MASS_EPSILON = 0.05;
 /** Damping ratio of the linear springs. */
 export const AXIAL_DAMPING_RATIO = 0.5;
-/** Damping ratio of the angular springs at damping 0 and 1: ζ = ZETA_MIN + (ZETA_MAX - ZETA_MIN) × damping. */
-export const ZETA_MIN = 0.02;
-export const ZETA_MAX = 1;
+/** Radii are at least this (metres), as the reference's (app/physics/reference/frame.ts). */
+const MIN_RADIUS = 1e-4;
 
 export interface MassSpringSettings {
   /** Frequency of a linear spring on its own mass, Hz (stiff: far above the step rate). */
   axialHz: number;
-  /** Frequency of an angular spring on its own mass, Hz. */
+  /** Paper-literal: frequency of an angular spring on what its joint carries, Hz. */
   bendHz: number;
   /** Scales every angular spring constant. */
   stiffness: number;
-  /** 0..1, the shared damping: angular damping ratio ζ = ZETA_MIN + (ZETA_MAX - ZETA_MIN) × damping. */
+  /** 0..1, the shared damping slider: ζ = dampingRatio(damping) of the first mode (paper-literal: at 2π bendHz). */
   damping: number;
+  /** Van Haevre's mass rule and this method's constants from before calibration. */
+  paperLiteral: boolean;
+  /** The physical tree (default: the default species). */
+  material?: PhysicalMaterial;
 }
 
-export const DEFAULT_MASS_SPRING: MassSpringSettings = { axialHz: 60, bendHz: 1.5, stiffness: 1, damping: 0.3 };
+export const DEFAULT_MASS_SPRING: MassSpringSettings = { axialHz: 60, bendHz: 1.5, stiffness: 1, damping: 0.3, paperLiteral: false };
 
+/** ∫ ds / (E π r⁴ / 4) over a segment of length L whose radius goes linearly from a to b. */
+export function segmentFlexibility(E: number, a: number, b: number, L: number): number {
+  a = max(a, MIN_RADIUS);
+  b = max(b, MIN_RADIUS);
+  // ∫₀¹ (a + (b - a) ξ)^-4 dξ = (a² + a b + b²) / (3 a³ b³)
+  return (4 * L / (E * PI)) * (a * a + a * b + b * b) / (3 * a * a * a * b * b * b);
+}
 
 export class MassSpringSystem {
   readonly count: number;
@@ -98,30 +114,43 @@ export class MassSpringSystem {
   readonly velocity: Float64Array;
   /** External force per mass for the next step, N, xyz (wind, gravity), set by the caller. */
   readonly external: Float64Array;
-  /** Mass by the paper's rule, kg. */
+  /** Mass, kg (calibrated: its own wood; paper-literal: the paper's rule). */
   readonly mass: Float64Array;
-  /** Own wood mass, kg (what gravity and the wind's area belong to). */
+  /** Own wood mass, kg (what gravity acts on). */
   readonly woodMass: Float64Array;
   /** Radius at the mass, metres. */
   readonly radius: Float64Array;
+  /** Radius of segment i at its parent's end and at mass i, metres (its own branch's). */
+  readonly segmentRadiusA: Float64Array;
+  readonly segmentRadiusB: Float64Array;
+  /** 1 where segment i continues its parent segment's branch. */
+  readonly continues: Uint8Array;
   /** Rest length L of segment i (mass i to its parent); 0 for the anchor. */
   readonly restLength: Float64Array;
-  /**
-   * m̃_i = J_i / L_i²: the moment of inertia J_i about joint j (mass i's parent) of mass i and all
-   * its descendants at rest, over L_i², kg; what segment i's angular spring swings.
-   */
+  /** Paper-literal: m̃_i = J_i / L_i², what segment i's angular spring swings, kg. */
   readonly swingMass: Float64Array;
-  /** α of the air damping -α m_i v_i on every free mass, 1/s (from configure). */
+  /** α of the air damping -α m_i v_i on every free mass, 1/s. */
   airDamping = 0;
   /** Linear spring of segment i: k, k_d. */
   readonly linearK: Float64Array;
   readonly linearKd: Float64Array;
-  /** Angular spring of segment i against its parent segment: k_bend, its damping, cos α, λ, the vector rest value. */
+  /** Angular spring of segment i in its parent's frame: k (N/m) and k_d of C_v. */
   readonly bendK: Float64Array;
   readonly bendKd: Float64Array;
+  /** Eq. 2 of segment i (paper-literal only, else 0): k₂, k_d₂ (per m² of |x_kj|²-scaled C), cos α. */
+  readonly eq2K: Float64Array;
+  readonly eq2Kd: Float64Array;
   readonly cosAlpha: Float64Array;
-  readonly lambda: Float64Array;
-  readonly bendRest: Float64Array;
+  /** Frame of every segment (mass p(i) to i), rotation from rest, row-major 3 × 3 (updateFrames). */
+  readonly frame: Float64Array;
+  /**
+   * ω₁ of the system's first mode, rad/s (calibrated damping needs it; implicit.ts finds it by
+   * inverse iteration when `modeStale`).
+   */
+  firstOmega = 0;
+  modeStale = true;
+  /** The step h the damping terms were last set for (0: not yet). */
+  dampedFor = 0;
   private settingsNow: MassSpringSettings;
 
   constructor(readonly skeleton: TreeSkeleton, settings: MassSpringSettings = DEFAULT_MASS_SPRING) {
@@ -159,26 +188,112 @@ export class MassSpringSystem {
     for (let c = 0; c < 3; c++) this.rest[c] = 2 * this.rest[3 + c] - this.rest[3 * first + c];
     this.radius[0] = this.radius[1];
     this.restLength[1] = L1;
-    // Wood: half of each segment to each of its ends (the anchor's segment is not wood).
-    this.woodMass = new Float64Array(n);
+    // Segment radii from the segment's own branch (a branch's base node merged into its parent's
+    // node has the branch's radius, not the parent's), and which segments continue their parent's branch.
+    this.segmentRadiusA = new Float64Array(n);
+    this.segmentRadiusB = new Float64Array(n);
+    this.continues = new Uint8Array(n);
     for (let i = 2; i < n; i++) {
-      const j = this.parent[i], r = 0.5 * (this.radius[i] + this.radius[j]);
-      const w = WOOD_DENSITY * PI * r * r * this.restLength[i];
+      const k = this.node[i], b = s.nodeBranch[k], firstOfBranch = k === s.branchFirstNode[b];
+      this.segmentRadiusB[i] = s.nodeRadius[k];
+      this.segmentRadiusA[i] = firstOfBranch ? s.nodeRadius[k] : s.nodeRadius[k - 1];
+      const j = this.parent[i];
+      this.continues[i] = j >= 2 && !firstOfBranch && s.nodeBranch[this.node[j]] === b && this.massOfNode[k - 1] === j && this.node[j] !== s.branchFirstNode[b] ? 1 : 0;
+    }
+    this.woodMass = new Float64Array(n);
+    this.mass = new Float64Array(n);
+    this.swingMass = new Float64Array(n);
+    this.cosAlpha = new Float64Array(n);
+    for (let i = 2; i < n; i++) {
+      const j = this.parent[i], k = this.parent[j], r = this.rest;
+      let dot = 0;
+      for (let c = 0; c < 3; c++) dot += (r[3 * i + c] - r[3 * j + c]) * (r[3 * k + c] - r[3 * j + c]);
+      this.cosAlpha[i] = dot / (this.restLength[i] * this.restLength[j]);
+    }
+    this.linearK = new Float64Array(n);
+    this.linearKd = new Float64Array(n);
+    this.bendK = new Float64Array(n);
+    this.bendKd = new Float64Array(n);
+    this.eq2K = new Float64Array(n);
+    this.eq2Kd = new Float64Array(n);
+    this.frame = new Float64Array(9 * n);
+    this.position = new Float64Array(this.rest);
+    this.velocity = new Float64Array(3 * n);
+    this.external = new Float64Array(3 * n);
+    this.settingsNow = settings;
+    this.updateFrames();
+    this.configure(settings);
+  }
+
+  get settings(): MassSpringSettings {
+    return this.settingsNow;
+  }
+
+  get material(): PhysicalMaterial {
+    return this.settingsNow.material ?? defaultMaterial();
+  }
+
+  /** ζ the slider asks of the first mode (paper-literal: at ω_r = 2π f_bend). */
+  get zeta(): number {
+    return dampingRatio(this.settingsNow.damping);
+  }
+
+  /**
+   * Sets masses and spring constants from the settings (the laws in the file comment). Damping
+   * terms follow at the next step (setDamping, from the step's length and the first mode).
+   */
+  configure(settings: MassSpringSettings): void {
+    if (!(settings.axialHz > 0 && settings.bendHz > 0 && settings.stiffness >= 0)) throw new RangeError("axialHz and bendHz must be above 0, stiffness at least 0");
+    if (!(settings.damping >= 0 && settings.damping <= 1)) throw new RangeError(`damping must be in [0, 1]; got ${settings.damping}`);
+    const before = this.settingsNow;
+    this.settingsNow = { ...settings };
+    const literal = settings.paperLiteral, mat = this.material, n = this.count;
+    // Wood: half of each segment to each of its ends (the anchor's segment is not wood).
+    const rho = literal ? WOOD_DENSITY : mat.woodDensity;
+    this.woodMass.fill(0);
+    for (let i = 2; i < n; i++) {
+      const j = this.parent[i], r = literal ? 0.5 * (this.radius[i] + this.radius[j]) : 0.5 * (this.segmentRadiusA[i] + this.segmentRadiusB[i]);
+      const w = rho * PI * r * r * this.restLength[i];
       this.woodMass[i] += 0.5 * w;
       this.woodMass[j] += 0.5 * w;
     }
-    // The paper's rule: m_i = w_i + (1 + ε) D_i, children before parents.
-    this.mass = new Float64Array(n);
-    const descendants = new Float64Array(n);
+    if (literal) this.paperMasses();
+    else this.mass.set(this.woodMass);
+    this.mass[0] = this.mass[1];
+    const wa = 2 * PI * settings.axialHz, wb = 2 * PI * settings.bendHz;
+    const E = mat.youngModulus;
+    for (let i = 2; i < n; i++) {
+      const m = this.mass[i], L = this.restLength[i], j = this.parent[i];
+      this.linearK[i] = m * wa * wa;
+      this.linearKd[i] = 2 * AXIAL_DAMPING_RATIO * m * wa;
+      if (literal) {
+        this.bendK[i] = settings.stiffness * this.swingMass[i] * wb * wb;
+        this.eq2K[i] = this.bendK[i] / (this.restLength[j] * this.restLength[j]);
+      } else {
+        // K_i = 1 / (½ F_j + ½ F_i) (midpoint rule, file comment), k = K_i / L_i².
+        let flex = 0.5 * segmentFlexibility(E, this.segmentRadiusA[i], this.segmentRadiusB[i], L);
+        if (this.continues[i]) flex += 0.5 * segmentFlexibility(E, this.segmentRadiusA[j], this.segmentRadiusB[j], this.restLength[j]);
+        this.bendK[i] = settings.stiffness / flex / (L * L);
+        this.eq2K[i] = 0;
+      }
+    }
+    const stiffnessSame = before.paperLiteral === settings.paperLiteral && before.stiffness === settings.stiffness
+      && (!literal || before.bendHz === settings.bendHz) && before.axialHz === settings.axialHz
+      && (literal || sameMaterial(before.material, settings.material));
+    if (!stiffnessSame) this.modeStale = true;
+    this.dampedFor = 0;
+  }
+
+  /** Paper-literal masses: m_i = w_i + (1 + ε) D_i, children before parents, and m̃_i = J_i / L_i². */
+  private paperMasses(): void {
+    const n = this.count, descendants = new Float64Array(n);
     for (let i = n - 1; i >= 1; i--) {
       this.mass[i] = this.woodMass[i] + (1 + MASS_EPSILON) * descendants[i];
       const j = this.parent[i];
       descendants[j] += this.mass[i] + descendants[i];
     }
-    this.mass[0] = this.mass[1];
-    // m̃_i: subtree moments S0 = Σ m, S1 = Σ m x, S2 = Σ m |x|², children before parents;
+    // Subtree moments S0 = Σ m, S1 = Σ m x, S2 = Σ m |x|², children before parents;
     // J_i about x_j is S2 - 2 x_j · S1 + S0 |x_j|².
-    this.swingMass = new Float64Array(n);
     const s0 = new Float64Array(n), s1 = new Float64Array(3 * n), s2 = new Float64Array(n), r = this.rest;
     for (let i = n - 1; i >= 2; i--) {
       const m = this.mass[i];
@@ -193,48 +308,55 @@ export class MassSpringSystem {
       s2[j] += s2[i];
       for (let c = 0; c < 3; c++) s1[3 * j + c] += s1[3 * i + c];
     }
-    this.cosAlpha = new Float64Array(n);
-    this.lambda = new Float64Array(n);
-    this.bendRest = new Float64Array(3 * n);
-    for (let i = 2; i < n; i++) {
-      const j = this.parent[i], k = this.parent[j], r = this.rest;
-      let dot = 0;
-      for (let c = 0; c < 3; c++) dot += (r[3 * i + c] - r[3 * j + c]) * (r[3 * k + c] - r[3 * j + c]);
-      this.cosAlpha[i] = dot / (this.restLength[i] * this.restLength[j]);
-      const lam = this.restLength[i] / this.restLength[j];
-      this.lambda[i] = lam;
-      for (let c = 0; c < 3; c++) this.bendRest[3 * i + c] = r[3 * i + c] - (1 + lam) * r[3 * j + c] + lam * r[3 * k + c];
+  }
+
+  /**
+   * Damping terms for steps of h seconds (implicit.ts calls this). Calibrated: Rayleigh at the
+   * first mode ω₁ with ζ' = ζ less `numerical` (implicit Euler's own damping of that mode at h);
+   * paper-literal: at ω_r = 2π f_bend √stiffness, eq. 3's k_d = ζ √(k m̃) and air ζ ω_r.
+   */
+  setDamping(h: number, numerical: number): void {
+    const st = this.settingsNow, n = this.count, zeta = this.zeta;
+    if (st.paperLiteral) {
+      const wr = 2 * PI * st.bendHz * sqrt(st.stiffness);
+      this.airDamping = zeta * wr;
+      for (let i = 2; i < n; i++) {
+        this.bendKd[i] = zeta * sqrt(this.bendK[i] * this.swingMass[i]);
+        this.eq2Kd[i] = this.bendKd[i] / (this.restLength[this.parent[i]] ** 2);
+      }
+    } else {
+      const z = max(0, zeta - numerical), w1 = this.firstOmega;
+      this.airDamping = z * w1;
+      const beta = w1 > 0 ? z / w1 : 0;
+      for (let i = 2; i < n; i++) {
+        this.bendKd[i] = beta * this.bendK[i];
+        this.eq2Kd[i] = 0;
+      }
     }
-    this.linearK = new Float64Array(n);
-    this.linearKd = new Float64Array(n);
-    this.bendK = new Float64Array(n);
-    this.bendKd = new Float64Array(n);
-    this.position = new Float64Array(this.rest);
-    this.velocity = new Float64Array(3 * n);
-    this.external = new Float64Array(3 * n);
-    this.settingsNow = settings;
-    this.configure(settings);
+    this.dampedFor = h;
   }
 
-  get settings(): MassSpringSettings {
-    return this.settingsNow;
-  }
-
-  /** Sets the spring constants from the settings (the stiffness laws in the file comment). */
-  configure(settings: MassSpringSettings): void {
-    if (!(settings.axialHz > 0 && settings.bendHz > 0 && settings.stiffness >= 0)) throw new RangeError("axialHz and bendHz must be above 0, stiffness at least 0");
-    if (!(settings.damping >= 0 && settings.damping <= 1)) throw new RangeError(`damping must be in [0, 1]; got ${settings.damping}`);
-    this.settingsNow = { ...settings };
-    const wa = 2 * PI * settings.axialHz, wb = 2 * PI * settings.bendHz;
-    const zeta = ZETA_MIN + (ZETA_MAX - ZETA_MIN) * settings.damping;
-    // Rayleigh split (file comment): eq. 3's k_d = (ζ / ω_r) k_bend, air α = ζ ω_r.
-    this.airDamping = zeta * wb * sqrt(settings.stiffness);
-    for (let i = 2; i < this.count; i++) {
-      const m = this.mass[i], ms = this.swingMass[i];
-      this.linearK[i] = m * wa * wa;
-      this.linearKd[i] = 2 * AXIAL_DAMPING_RATIO * m * wa;
-      this.bendK[i] = settings.stiffness * ms * wb * wb;
-      this.bendKd[i] = zeta * sqrt(this.bendK[i] * ms);
+  /**
+   * Every segment's frame from the current positions, root to tips: R_0 = I (the ground),
+   * R_i = Rmin(R_p û_i⁰ → û_i) R_p (file comment). Called at the start of each step.
+   */
+  updateFrames(): void {
+    const R = this.frame, x = this.position, r = this.rest, par = this.parent, n = this.count;
+    R.fill(0, 0, 9);
+    R[0] = R[4] = R[8] = 1;
+    // parent[1] = 0: the anchor's segment (mass 0 to 1) turns from the ground's frame R_0 = I.
+    for (let i = 1; i < n; i++) {
+      const p = par[i], o = 9 * p, q = 9 * i, L0 = this.restLength[i];
+      const w0x = (r[3 * i] - r[3 * p]) / L0, w0y = (r[3 * i + 1] - r[3 * p + 1]) / L0, w0z = (r[3 * i + 2] - r[3 * p + 2]) / L0;
+      // w = R_p û_i⁰
+      const wx = R[o] * w0x + R[o + 1] * w0y + R[o + 2] * w0z;
+      const wy = R[o + 3] * w0x + R[o + 4] * w0y + R[o + 5] * w0z;
+      const wz = R[o + 6] * w0x + R[o + 7] * w0y + R[o + 8] * w0z;
+      let ux = x[3 * i] - x[3 * p], uy = x[3 * i + 1] - x[3 * p + 1], uz = x[3 * i + 2] - x[3 * p + 2];
+      const lu = sqrt(ux * ux + uy * uy + uz * uz);
+      ux /= lu; uy /= lu; uz /= lu;
+      minimalRotation(wx, wy, wz, ux, uy, uz, ROT);
+      mul3(ROT, 0, R, o, R, q);
     }
   }
 
@@ -243,6 +365,7 @@ export class MassSpringSystem {
     this.position.set(this.rest);
     this.velocity.fill(0);
     this.external.fill(0);
+    this.updateFrames();
   }
 
   /**
@@ -277,9 +400,9 @@ export class MassSpringSystem {
    * `external`, into f (3 per mass; zero on the fixed masses).
    */
   forces(f: Float64Array): void {
-    const x = this.position, v = this.velocity, n = this.count, air = this.airDamping;
+    const x = this.position, v = this.velocity, n = this.count, air = this.airDamping, G = GEOM;
     f.set(this.external);
-    // Air damping (DEPARTURE, file comment): -α m_i v_i.
+    // Air damping (Rayleigh's mass part): -α m_i v_i.
     for (let i = 2; i < n; i++) {
       const c = -air * this.mass[i];
       addTo(f, i, c * v[3 * i], c * v[3 * i + 1], c * v[3 * i + 2]);
@@ -296,25 +419,65 @@ export class MassSpringSystem {
       const sl = -this.linearK[i] * (la - this.restLength[i]) - this.linearKd[i] * (ux * vax + uy * vay + uz * vaz);
       addTo(f, i, sl * ux, sl * uy, sl * uz);
       addTo(f, j, -sl * ux, -sl * uy, -sl * uz);
-      // Angular spring (eq. 2, eq. 3): ∂C/∂x_i = x_kj - cos α |x_kj| x̂_ij, ∂C/∂x_k = x_ij - cos α |x_ij| x̂_kj.
-      const ca = this.cosAlpha[i], k2 = this.bendK[i] / (this.restLength[j] * this.restLength[j]), kd2 = this.bendKd[i] / (this.restLength[j] * this.restLength[j]);
-      const c2 = ax * bx + ay * by + az * bz - la * lb * ca;
-      const gix = bx - ca * lb * ux, giy = by - ca * lb * uy, giz = bz - ca * lb * uz;
-      const gkx = ax - ca * la * bx / lb, gky = ay - ca * la * by / lb, gkz = az - ca * la * bz / lb;
-      const c2dot = gix * vax + giy * vay + giz * vaz + gkx * vbx + gky * vby + gkz * vbz;
-      const s2 = -k2 * c2 - kd2 * c2dot;
-      addTo(f, i, s2 * gix, s2 * giy, s2 * giz);
-      addTo(f, k, s2 * gkx, s2 * gky, s2 * gkz);
-      addTo(f, j, -s2 * (gix + gkx), -s2 * (giy + gky), -s2 * (giz + gkz));
-      // Holding term: C_v = x_i - (1 + λ) x_j + λ x_k - rest, F_a = -c_a (k C_v + k_d Ċ_v).
-      const lam = this.lambda[i], kb = this.bendK[i], kdb = this.bendKd[i], r = this.bendRest;
-      const cx = ax + lam * bx - r[3 * i], cy = ay + lam * by - r[3 * i + 1], cz = az + lam * bz - r[3 * i + 2];
-      const hx = -kb * cx - kdb * (vax + lam * vbx), hy = -kb * cy - kdb * (vay + lam * vby), hz = -kb * cz - kdb * (vaz + lam * vbz);
-      addTo(f, i, hx, hy, hz);
-      addTo(f, j, -(1 + lam) * hx, -(1 + lam) * hy, -(1 + lam) * hz);
-      addTo(f, k, lam * hx, lam * hy, lam * hz);
+      // Eq. 2 (paper-literal): ∂C/∂x_i = x_kj - cos α |x_kj| x̂_ij, ∂C/∂x_k = x_ij - cos α |x_ij| x̂_kj.
+      const k2 = this.eq2K[i];
+      if (k2 > 0) {
+        const ca = this.cosAlpha[i], kd2 = this.eq2Kd[i];
+        const c2 = ax * bx + ay * by + az * bz - la * lb * ca;
+        const gix = bx - ca * lb * ux, giy = by - ca * lb * uy, giz = bz - ca * lb * uz;
+        const gkx = ax - ca * la * bx / lb, gky = ay - ca * la * by / lb, gkz = az - ca * la * bz / lb;
+        const c2dot = gix * vax + giy * vay + giz * vaz + gkx * vbx + gky * vby + gkz * vbz;
+        const s2 = -k2 * c2 - kd2 * c2dot;
+        addTo(f, i, s2 * gix, s2 * giy, s2 * giz);
+        addTo(f, k, s2 * gkx, s2 * gky, s2 * gkz);
+        addTo(f, j, -s2 * (gix + gkx), -s2 * (giy + gky), -s2 * (giz + gkz));
+      }
+      // Angular spring in the parent's frame: C_v = u_i - t, Ċ_v = (v_i - v_j) + M (v_j - v_k),
+      // s = k C_v + k_d Ċ_v, F_i = -s, F_k = Mᵀ s, F_j = s - Mᵀ s (file comment).
+      const kb = this.bendK[i];
+      if (kb > 0) {
+        this.angularGeometry(i, G);
+        const kdb = this.bendKd[i];
+        const dvx = -vbx, dvy = -vby, dvz = -vbz; // v_j - v_k
+        const mvx = G[3] * dvx + G[4] * dvy + G[5] * dvz, mvy = G[6] * dvx + G[7] * dvy + G[8] * dvz, mvz = G[9] * dvx + G[10] * dvy + G[11] * dvz;
+        const sx = kb * (ax - G[0]) + kdb * (vax + mvx), sy = kb * (ay - G[1]) + kdb * (vay + mvy), sz = kb * (az - G[2]) + kdb * (vaz + mvz);
+        // Mᵀ s
+        const tx = G[3] * sx + G[6] * sy + G[9] * sz, ty = G[4] * sx + G[7] * sy + G[10] * sz, tz = G[5] * sx + G[8] * sy + G[11] * sz;
+        addTo(f, i, -sx, -sy, -sz);
+        addTo(f, k, tx, ty, tz);
+        addTo(f, j, sx - tx, sy - ty, sz - tz);
+      }
     }
     for (let i = 0; i < n; i++) if (this.fixed[i]) f[3 * i] = f[3 * i + 1] = f[3 * i + 2] = 0;
+  }
+
+  /**
+   * The angular spring of segment i at the current positions into out[0..11]: the target
+   * t = R_j u_i⁰ (R_j = Rmin(R_k û_j⁰ → û_j) R_k with R_k from updateFrames) and
+   * M = [t]×[û_j]× / |u_j| = (û_j tᵀ - (t · û_j) I) / |u_j|, row-major.
+   */
+  angularGeometry(i: number, out: Float64Array): void {
+    const x = this.position, r = this.rest, R = this.frame, j = this.parent[i], k = this.parent[j], o = 9 * k;
+    const L0 = this.restLength[j];
+    const w0x = (r[3 * j] - r[3 * k]) / L0, w0y = (r[3 * j + 1] - r[3 * k + 1]) / L0, w0z = (r[3 * j + 2] - r[3 * k + 2]) / L0;
+    const wx = R[o] * w0x + R[o + 1] * w0y + R[o + 2] * w0z;
+    const wy = R[o + 3] * w0x + R[o + 4] * w0y + R[o + 5] * w0z;
+    const wz = R[o + 6] * w0x + R[o + 7] * w0y + R[o + 8] * w0z;
+    const ex = x[3 * j] - x[3 * k], ey = x[3 * j + 1] - x[3 * k + 1], ez = x[3 * j + 2] - x[3 * k + 2];
+    const le = sqrt(ex * ex + ey * ey + ez * ez), hx = ex / le, hy = ey / le, hz = ez / le;
+    // R_k u_i⁰, then turned by Rmin(w → û_j): v + c × v + c × (c × v) / (1 + d), c = w × û_j, d = w · û_j.
+    const u0x = r[3 * i] - r[3 * j], u0y = r[3 * i + 1] - r[3 * j + 1], u0z = r[3 * i + 2] - r[3 * j + 2];
+    const px = R[o] * u0x + R[o + 1] * u0y + R[o + 2] * u0z;
+    const py = R[o + 3] * u0x + R[o + 4] * u0y + R[o + 5] * u0z;
+    const pz = R[o + 6] * u0x + R[o + 7] * u0y + R[o + 8] * u0z;
+    const cx = wy * hz - wz * hy, cy = wz * hx - wx * hz, cz = wx * hy - wy * hx, d = 1 / (1 + wx * hx + wy * hy + wz * hz);
+    const qx = cy * pz - cz * py, qy = cz * px - cx * pz, qz = cx * py - cy * px;
+    const tx = px + qx + d * (cy * qz - cz * qy), ty = py + qy + d * (cz * qx - cx * qz), tz = pz + qz + d * (cx * qy - cy * qx);
+    out[0] = tx; out[1] = ty; out[2] = tz;
+    const s = 1 / le, td = (tx * hx + ty * hy + tz * hz) * s;
+    out[3] = hx * tx * s - td; out[4] = hx * ty * s; out[5] = hx * tz * s;
+    out[6] = hy * tx * s; out[7] = hy * ty * s - td; out[8] = hy * tz * s;
+    out[9] = hz * tx * s; out[10] = hz * ty * s; out[11] = hz * tz * s - td;
   }
 
   /** Relative change of every segment's length, max |(|x_ij| - L) / L|. */
@@ -343,6 +506,36 @@ export class MassSpringSystem {
   private dist2(p: Float64Array, q: Float64Array, a: number): number {
     return hypot(p[3 * a] - q[3 * a], p[3 * a + 1] - q[3 * a + 1], p[3 * a + 2] - q[3 * a + 2]);
   }
+}
+
+/** Scratch of angularGeometry for forces(), and of updateFrames. */
+const GEOM = new Float64Array(12);
+const ROT = new Float64Array(9);
+
+/** Rmin(a → b), the least rotation taking unit a to unit b (I + [c]× + [c]×² / (1 + a·b), c = a × b), row-major into out. */
+export function minimalRotation(ax: number, ay: number, az: number, bx: number, by: number, bz: number, out: Float64Array): void {
+  const cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx, d = 1 / (1 + ax * bx + ay * by + az * bz);
+  // [c]×² = c cᵀ - |c|² I
+  const c2 = cx * cx + cy * cy + cz * cz;
+  out[0] = 1 + d * (cx * cx - c2); out[1] = -cz + d * cx * cy; out[2] = cy + d * cx * cz;
+  out[3] = cz + d * cy * cx; out[4] = 1 + d * (cy * cy - c2); out[5] = -cx + d * cy * cz;
+  out[6] = -cy + d * cz * cx; out[7] = cx + d * cz * cy; out[8] = 1 + d * (cz * cz - c2);
+}
+
+/** out[q..] = A[a..] B[b..], 3 × 3 row-major (out must not be A). */
+function mul3(A: Float64Array, a: number, B: Float64Array, b: number, out: Float64Array, q: number): void {
+  for (let r = 0; r < 3; r++) {
+    const a0 = A[a + 3 * r], a1 = A[a + 3 * r + 1], a2 = A[a + 3 * r + 2];
+    out[q + 3 * r] = a0 * B[b] + a1 * B[b + 3] + a2 * B[b + 6];
+    out[q + 3 * r + 1] = a0 * B[b + 1] + a1 * B[b + 4] + a2 * B[b + 7];
+    out[q + 3 * r + 2] = a0 * B[b + 2] + a1 * B[b + 5] + a2 * B[b + 8];
+  }
+}
+
+function sameMaterial(a: PhysicalMaterial | undefined, b: PhysicalMaterial | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b) return false;
+  return a.woodDensity === b.woodDensity && a.youngModulus === b.youngModulus;
 }
 
 function addTo(f: Float64Array, i: number, x: number, y: number, z: number): void {

@@ -80,7 +80,7 @@ describe("captureRecording and turningWind (§4.3)", () => {
     // the tree moved, and the fixed masses did not
     let moved = 0;
     for (let m = 2; m < sys.count; m++) moved = Math.max(moved, Math.hypot(rec.positions[last + 3 * m] - rec.rest[3 * m], rec.positions[last + 3 * m + 2] - rec.rest[3 * m + 2]));
-    expect(moved).toBeGreaterThan(0.01);
+    expect(moved).toBeGreaterThan(5e-4); // the oak sapling at 12 m/s on its bare wood: about a millimetre
     for (let k = 0; k < 6; k++) expect(rec.positions[last + k]).toBe(rec.rest[k]);
   });
 

@@ -117,12 +117,13 @@ describe("mass-spring adapter", () => {
         most = Math.max(most, Math.abs(moved[i] - rest[role][i]), Math.abs(moved[i + 2] - rest[role][i + 2]));
         downwind += moved[i] - rest[role][i];
       }
-      expect({ role, moved: most > 0.05, downwind: downwind > 0 }).toEqual({ role, moved: true, downwind: true });
+      // The oak demo tree at 12 m/s: a few mm (the reference solver's static deflection at 10 m/s: 3 to 5 mm per level).
+      expect({ role, moved: most > 1e-3, downwind: downwind > 0 }).toEqual({ role, moved: true, downwind: true });
     }
     view.setRenderMode("skeleton");
     const skel = shown("skeleton");
     view.setRenderMode("shaded");
-    expect(skel.some((v, i) => Math.abs(v - view.skeletonLines.getVerticesData(VertexBuffer.PositionKind)![i]) > 0.05)).toBe(true);
+    expect(skel.some((v, i) => Math.abs(v - view.skeletonLines.getVerticesData(VertexBuffer.PositionKind)![i]) > 1e-3)).toBe(true);
     const tips = animator.probe();
     let along = 0;
     for (let i = 0; i < tips.length; i += 3) along += tips[i] - tips0[i];
@@ -145,7 +146,10 @@ describe("mass-spring adapter", () => {
       animator.dispose();
       return tips;
     };
-    const base = run({});
+    create();
+    const restTips = Float32Array.from(animator.probe());
+    animator.dispose();
+    const base = run({}), literal = run({ paperLiteral: true });
     const changes: Record<Physical, number> = { damping: 0.9, stiffness: 3, sway: 0.6, gravity: 1 };
     expect(Object.keys(changes).sort()).toEqual([...keys].sort());
     for (const key of keys) {
@@ -153,12 +157,20 @@ describe("mass-spring adapter", () => {
       expect(changes[key]).toBeGreaterThanOrEqual(d.min);
       expect(changes[key]).toBeLessThanOrEqual(d.max);
       expect(changes[key]).not.toBe(d.default);
-      const r = run({ [key]: changes[key] });
+      // The sway frequency sizes the paper-literal springs only.
+      const r = key === "sway" ? run({ paperLiteral: true, sway: changes[key] }) : run({ [key]: changes[key] }), against = key === "sway" ? literal : base;
       let diff = 0;
-      for (let i = 0; i < r.length; i++) diff = Math.max(diff, Math.abs(r[i] - base[i]));
+      for (let i = 0; i < r.length; i++) diff = Math.max(diff, Math.abs(r[i] - against[i]));
       expect({ key, moved: diff > 1e-4 }).toEqual({ key, moved: true });
       expect(r.every(Number.isFinite)).toBe(true);
     }
+    // Paper-literal: the paper's heavy masses and soft springs swing the tree far more than the oak's wood.
+    let most = 0, mostLiteral = 0;
+    for (let i = 0; i < base.length; i += 3) {
+      most = Math.max(most, Math.hypot(base[i] - restTips[i], base[i + 2] - restTips[i + 2]));
+      mostLiteral = Math.max(mostLiteral, Math.hypot(literal[i] - restTips[i], literal[i + 2] - restTips[i + 2]));
+    }
+    expect(mostLiteral).toBeGreaterThan(5 * most);
   });
 
   /** A mass-spring animator on a tree with no recordings yet (recordings outlive animators). */

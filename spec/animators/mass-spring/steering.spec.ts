@@ -39,13 +39,13 @@ function appRecording(warm: number): { rec: Recording; graph: MotionGraph } {
   let f = 0;
   for (; f < warm; f++) {
     load.apply(wind, f * FRAME, 0, 0);
-    solver.step(FRAME);
+    solver.advance(FRAME);
   }
   wind.set({ speed: 12, turbulence: 0.3, gust: 0.3, direction: 0 });
   const session = new RecordingSession(sys, FRAME, 8, true, wind.settings());
   for (;; f++) {
     load.apply(wind, f * FRAME, session.turn(), 0);
-    solver.step(FRAME);
+    solver.advance(FRAME);
     if (session.offer(sys, FRAME)) break;
   }
   const rec = session.finish(1);
@@ -130,7 +130,7 @@ describe("steering (§6.1.2) over recordings made as the app makes them", () => 
           const span = best[i] + best[(i + 2) % 4], shortfall = (best[i] - got[i]) / span;
           worst = Math.min(worst, 1 - shortfall);
           walks++;
-          expect(span).toBeGreaterThan(0.1);
+          expect(span).toBeGreaterThan(5e-3); // the calibrated oak's control point sways over 1.2 to 1.8 cm at 12 m/s (paper-literal: tens of cm)
           if (shortfall > 0.2) rows.push(`warm ${warm} seed ${seed} d ${DIRECTIONS[i]}: ${got[i].toFixed(3)} m, best cycle ${best[i].toFixed(3)} m, span ${span.toFixed(3)} m`);
           // What the e2e test asks, here on every graph: toward d leans further on d than toward -d.
           if (i >= 2 && !(got[i - 2] + got[i] > 0.5 * span)) apart.push(`warm ${warm} seed ${seed} d ±${DIRECTIONS[i - 2]}: ${got[i - 2].toFixed(3)} m toward d, ${(-got[i]).toFixed(3)} m toward -d, span ${span.toFixed(3)} m`);
@@ -138,6 +138,7 @@ describe("steering (§6.1.2) over recordings made as the app makes them", () => 
       }
     }
     // measured: every walk at least 90% of the way (the old steering: 19%, 33 walks under 80%)
+    console.log(`spans along x, m: ${recordings.map(({ graph }) => (bestCycleLean(graph, 1, 0) + bestCycleLean(graph, -1, 0)).toFixed(4)).join(" ")}`);
     console.log(`${walks} walks; the worst reached ${(100 * worst).toFixed(1)}% of the way from the worst cycle's lean to the best's`);
     expect(rows).toEqual([]);
     expect(apart).toEqual([]);
