@@ -267,11 +267,16 @@ export class SpectralBeamTwin {
 
   // ---- motion textures ---------------------------------------------------------------------------
 
-  /** Damping ratio of a level: the first mode's (the shared slider's, dampingRatio) times the level's ratio. */
+  /**
+   * Damping ratio of a level. The trunk's sway is the tree's first mode: its ζ is the shared damping
+   * slider's, dampingRatio(damping) (times damping0, 1 by default). The other levels keep their own ζ
+   * (§5.4: measured values [MM04], large branches close to critical): the slider is the first mode's
+   * ζ in every method, and a twig's ringing is not the trunk's.
+   */
   levelDamping(level: number): number {
     const p = this.params;
-    const ratio = [p.damping0, p.damping1, p.damping2, p.damping3][Math.min(3, level)];
-    return dampingRatio(p.damping) * ratio;
+    if (level <= 0) return dampingRatio(p.damping) * p.damping0;
+    return [p.damping1, p.damping2, p.damping3][Math.min(3, level) - 1];
   }
 
   /** Mean f_h of a level's branches: the physical properties behind a level's texture are averaged (§5.4). */
@@ -378,9 +383,9 @@ export class SpectralBeamTwin {
       this.writeAllBranches();
     }
     if (p.damping !== old.damping || p.damping0 !== old.damping0) this.dirty.add(0);
-    if (p.damping !== old.damping || p.damping1 !== old.damping1) this.dirty.add(1);
-    if (p.damping !== old.damping || p.damping2 !== old.damping2) this.dirty.add(2);
-    if (p.damping !== old.damping || p.damping3 !== old.damping3) this.dirty.add(3);
+    if (p.damping1 !== old.damping1) this.dirty.add(1);
+    if (p.damping2 !== old.damping2) this.dirty.add(2);
+    if (p.damping3 !== old.damping3) this.dirty.add(3);
     if (p.textureSize !== old.textureSize) this.markAllTextures();
   }
 

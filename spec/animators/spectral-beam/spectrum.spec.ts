@@ -34,8 +34,8 @@ const steady: WindSource = {
 describe("spectral-beam: a branch's motion spectrum (eqs. 14-17)", () => {
   const skeleton = fourLevelTree();
   const material = defaultMaterial();
-  // Every level at the same ζ (the ratios 1), textures fine enough to resolve a peak of that width.
-  const params = { ...defaultsOf(spectralBeamParams), damping: dampingSliderFor(ZETA), damping0: 1, damping1: 1, damping2: 1, damping3: 1, textureSize: "512" as const };
+  // Every level at the same ζ (the trunk by the slider, the others their own), textures fine enough to resolve a peak of that width.
+  const params = { ...defaultsOf(spectralBeamParams), damping: dampingSliderFor(ZETA), damping0: 1, damping1: ZETA, damping2: ZETA, damping3: ZETA, textureSize: "512" as const };
   const tw = new SpectralBeamTwin(skeleton, params, new Rng(5), material);
   const branches = [0, 1, 2, 3]; // trunk, then one branch of each level on the +x side
   const frames = Math.round(1200 / DT), skip = Math.round(5 / DT);
