@@ -69,10 +69,6 @@ export class ImplicitEuler {
   private readonly ldlt: TreeBlockLdlt | null;
   /** ∇C of eq. 2 for (i, j, k), scratch. */
   private readonly g = new Float64Array(9);
-  /** The angular spring's t and M (system.angularGeometry), its J = (I, M - I, -M) and JᵀJ blocks, scratch. */
-  private readonly geom = new Float64Array(12);
-  private readonly jac = new Float64Array(27);
-  private readonly jtj = new Float64Array(81);
   /** Substeps of the last `advance`. */
   substeps = 1;
   private converged = true;
@@ -132,7 +128,7 @@ export class ImplicitEuler {
   private fill(h: number, hd: number): void {
     const sys = this.system, A = this.matrix, val = A.values, n = sys.count;
     const x = sys.position, v = sys.velocity, parent = sys.parent, fixed = sys.fixed, blocks = this.blocks, g = this.g;
-    const f = this.force, rhs = this.rhs, G = this.geom, J = this.jac, P = this.jtj;
+    const f = this.force, rhs = this.rhs;
     sys.forces(f);
     A.clear();
     rhs.fill(0); // here: ∂f/∂x v0, accumulated spring by spring
@@ -193,43 +189,150 @@ export class ImplicitEuler {
           }
         }
       }
-      // Angular spring in the parent's frame (Gauss-Newton): (h k_d + h² k) J_aᵀ J_b, J = (I, M - I, -M).
+      // Angular spring in the parent's frame (Gauss-Newton): (h k_d + h² k) J_aᵀ J_b, J = (I, M - I, -M):
+      // ii I, ij M - I, ik -M, jj Q - M - Mᵀ + I, jk M - Q, kk Q (Q = MᵀM), and their transposes.
       const kb = sys.bendK[i];
       if (kb > 0) {
-        sys.angularGeometry(i, G);
-        J.fill(0, 0, 9);
-        J[0] = J[4] = J[8] = 1;
-        for (let e = 0; e < 9; e++) {
-          J[9 + e] = G[3 + e] - (e % 4 === 0 ? 1 : 0);
-          J[18 + e] = -G[3 + e];
-        }
-        // w = J v0
-        let wx = 0, wy = 0, wz = 0;
-        for (let a = 0; a < 3; a++) {
-          const m = a === 0 ? i : a === 1 ? j : k, o = 9 * a, v0 = v[3 * m], v1 = v[3 * m + 1], v2 = v[3 * m + 2];
-          wx += J[o] * v0 + J[o + 1] * v1 + J[o + 2] * v2;
-          wy += J[o + 3] * v0 + J[o + 4] * v1 + J[o + 5] * v2;
-          wz += J[o + 6] * v0 + J[o + 7] * v1 + J[o + 8] * v2;
-        }
+        const o = 12 * i, M = sys.angular;
+        const m00 = M[o + 3], m01 = M[o + 4], m02 = M[o + 5], m10 = M[o + 6], m11 = M[o + 7], m12 = M[o + 8], m20 = M[o + 9], m21 = M[o + 10], m22 = M[o + 11];
+        // Q = MᵀM (symmetric)
+        const q00 = m00 * m00 + m10 * m10 + m20 * m20, q01 = m00 * m01 + m10 * m11 + m20 * m21, q02 = m00 * m02 + m10 * m12 + m20 * m22, q11 = m01 * m01 + m11 * m11 + m21 * m21, q12 = m01 * m02 + m11 * m12 + m21 * m22, q22 = m02 * m02 + m12 * m12 + m22 * m22;
+        // w = J v0 = (v_i - v_j) + M (v_j - v_k); Mᵀ w.
+        const dx = v[3 * j] - v[3 * k], dy = v[3 * j + 1] - v[3 * k + 1], dz = v[3 * j + 2] - v[3 * k + 2];
+        const wx = vax + m00 * dx + m01 * dy + m02 * dz, wy = vay + m10 * dx + m11 * dy + m12 * dz, wz = vaz + m20 * dx + m21 * dy + m22 * dz;
+        const mx = m00 * wx + m10 * wy + m20 * wz, my = m01 * wx + m11 * wy + m21 * wz, mz = m02 * wx + m12 * wy + m22 * wz;
+        // (∂f/∂x v0)_a = -k J_aᵀ w
+        addVec(rhs, i, -kb * wx, -kb * wy, -kb * wz, fixed);
+        addVec(rhs, j, -kb * (mx - wx), -kb * (my - wy), -kb * (mz - wz), fixed);
+        addVec(rhs, k, kb * mx, kb * my, kb * mz, fixed);
         const sb = hd * sys.bendKd[i] + h2 * kb;
-        for (let a = 0; a < 3; a++) {
-          const ma = a === 0 ? i : a === 1 ? j : k, oa = 9 * a;
-          // (∂f/∂x v0)_a = -k J_aᵀ w
-          addVec(rhs, ma,
-            -kb * (J[oa] * wx + J[oa + 3] * wy + J[oa + 6] * wz),
-            -kb * (J[oa + 1] * wx + J[oa + 4] * wy + J[oa + 7] * wz),
-            -kb * (J[oa + 2] * wx + J[oa + 5] * wy + J[oa + 8] * wz), fixed);
-          for (let b = 0; b < 3; b++) {
-            const idx = blocks[bi + 3 * a + b];
-            if (idx < 0) continue;
-            const ob = 9 * b, o = 9 * idx;
-            // (J_aᵀ J_b)_rc = Σ_e J_a[e][r] J_b[e][c]
-            for (let r = 0; r < 3; r++) {
-              for (let c = 0; c < 3; c++) {
-                P[3 * r + c] = J[oa + r] * J[ob + c] + J[oa + 3 + r] * J[ob + 3 + c] + J[oa + 6 + r] * J[ob + 6 + c];
-              }
-            }
-            for (let e = 0; e < 9; e++) val[o + e] += sb * P[e];
+        { // ii
+          const idx = blocks[bi];
+          if (idx >= 0) {
+            const b = 9 * idx;
+            val[b] += sb;
+            val[b + 4] += sb;
+            val[b + 8] += sb;
+          }
+        }
+        { // ij
+          const idx = blocks[bi + 1];
+          if (idx >= 0) {
+            const b = 9 * idx;
+            val[b] += sb * (-1 + m00);
+            val[b + 1] += sb * m01;
+            val[b + 2] += sb * m02;
+            val[b + 3] += sb * m10;
+            val[b + 4] += sb * (-1 + m11);
+            val[b + 5] += sb * m12;
+            val[b + 6] += sb * m20;
+            val[b + 7] += sb * m21;
+            val[b + 8] += sb * (-1 + m22);
+          }
+        }
+        { // ji
+          const idx = blocks[bi + 3];
+          if (idx >= 0) {
+            const b = 9 * idx;
+            val[b] += sb * (-1 + m00);
+            val[b + 1] += sb * m10;
+            val[b + 2] += sb * m20;
+            val[b + 3] += sb * m01;
+            val[b + 4] += sb * (-1 + m11);
+            val[b + 5] += sb * m21;
+            val[b + 6] += sb * m02;
+            val[b + 7] += sb * m12;
+            val[b + 8] += sb * (-1 + m22);
+          }
+        }
+        { // ik
+          const idx = blocks[bi + 2];
+          if (idx >= 0) {
+            const b = 9 * idx;
+            val[b] += -sb * m00;
+            val[b + 1] += -sb * m01;
+            val[b + 2] += -sb * m02;
+            val[b + 3] += -sb * m10;
+            val[b + 4] += -sb * m11;
+            val[b + 5] += -sb * m12;
+            val[b + 6] += -sb * m20;
+            val[b + 7] += -sb * m21;
+            val[b + 8] += -sb * m22;
+          }
+        }
+        { // ki
+          const idx = blocks[bi + 6];
+          if (idx >= 0) {
+            const b = 9 * idx;
+            val[b] += -sb * m00;
+            val[b + 1] += -sb * m10;
+            val[b + 2] += -sb * m20;
+            val[b + 3] += -sb * m01;
+            val[b + 4] += -sb * m11;
+            val[b + 5] += -sb * m21;
+            val[b + 6] += -sb * m02;
+            val[b + 7] += -sb * m12;
+            val[b + 8] += -sb * m22;
+          }
+        }
+        { // jj
+          const idx = blocks[bi + 4];
+          if (idx >= 0) {
+            const b = 9 * idx;
+            val[b] += sb * (1 - m00 - m00 + q00);
+            val[b + 1] += sb * (-m01 - m10 + q01);
+            val[b + 2] += sb * (-m02 - m20 + q02);
+            val[b + 3] += sb * (-m10 - m01 + q01);
+            val[b + 4] += sb * (1 - m11 - m11 + q11);
+            val[b + 5] += sb * (-m12 - m21 + q12);
+            val[b + 6] += sb * (-m20 - m02 + q02);
+            val[b + 7] += sb * (-m21 - m12 + q12);
+            val[b + 8] += sb * (1 - m22 - m22 + q22);
+          }
+        }
+        { // jk
+          const idx = blocks[bi + 5];
+          if (idx >= 0) {
+            const b = 9 * idx;
+            val[b] += sb * (m00 - q00);
+            val[b + 1] += sb * (m01 - q01);
+            val[b + 2] += sb * (m02 - q02);
+            val[b + 3] += sb * (m10 - q01);
+            val[b + 4] += sb * (m11 - q11);
+            val[b + 5] += sb * (m12 - q12);
+            val[b + 6] += sb * (m20 - q02);
+            val[b + 7] += sb * (m21 - q12);
+            val[b + 8] += sb * (m22 - q22);
+          }
+        }
+        { // kj
+          const idx = blocks[bi + 7];
+          if (idx >= 0) {
+            const b = 9 * idx;
+            val[b] += sb * (m00 - q00);
+            val[b + 1] += sb * (m10 - q01);
+            val[b + 2] += sb * (m20 - q02);
+            val[b + 3] += sb * (m01 - q01);
+            val[b + 4] += sb * (m11 - q11);
+            val[b + 5] += sb * (m21 - q12);
+            val[b + 6] += sb * (m02 - q02);
+            val[b + 7] += sb * (m12 - q12);
+            val[b + 8] += sb * (m22 - q22);
+          }
+        }
+        { // kk
+          const idx = blocks[bi + 8];
+          if (idx >= 0) {
+            const b = 9 * idx;
+            val[b] += sb * q00;
+            val[b + 1] += sb * q01;
+            val[b + 2] += sb * q02;
+            val[b + 3] += sb * q01;
+            val[b + 4] += sb * q11;
+            val[b + 5] += sb * q12;
+            val[b + 6] += sb * q02;
+            val[b + 7] += sb * q12;
+            val[b + 8] += sb * q22;
           }
         }
       }

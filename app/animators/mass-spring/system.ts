@@ -143,6 +143,8 @@ export class MassSpringSystem {
   readonly cosAlpha: Float64Array;
   /** Frame of every segment (mass p(i) to i), rotation from rest, row-major 3 × 3 (updateFrames). */
   readonly frame: Float64Array;
+  /** angularGeometry of every segment (t, M: 12 per mass) as the last forces() found it. */
+  readonly angular: Float64Array;
   /**
    * ω₁ of the system's first mode, rad/s (calibrated damping needs it; implicit.ts finds it by
    * inverse iteration when `modeStale`).
@@ -217,6 +219,7 @@ export class MassSpringSystem {
     this.eq2K = new Float64Array(n);
     this.eq2Kd = new Float64Array(n);
     this.frame = new Float64Array(9 * n);
+    this.angular = new Float64Array(12 * n);
     this.position = new Float64Array(this.rest);
     this.velocity = new Float64Array(3 * n);
     this.external = new Float64Array(3 * n);
@@ -400,7 +403,7 @@ export class MassSpringSystem {
    * `external`, into f (3 per mass; zero on the fixed masses).
    */
   forces(f: Float64Array): void {
-    const x = this.position, v = this.velocity, n = this.count, air = this.airDamping, G = GEOM;
+    const x = this.position, v = this.velocity, n = this.count, air = this.airDamping, G = this.angular;
     f.set(this.external);
     // Air damping (Rayleigh's mass part): -α m_i v_i.
     for (let i = 2; i < n; i++) {
@@ -436,13 +439,14 @@ export class MassSpringSystem {
       // s = k C_v + k_d Ċ_v, F_i = -s, F_k = Mᵀ s, F_j = s - Mᵀ s (file comment).
       const kb = this.bendK[i];
       if (kb > 0) {
-        this.angularGeometry(i, G);
+        this.angularGeometry(i, G, 12 * i);
+        const o = 12 * i;
         const kdb = this.bendKd[i];
         const dvx = -vbx, dvy = -vby, dvz = -vbz; // v_j - v_k
-        const mvx = G[3] * dvx + G[4] * dvy + G[5] * dvz, mvy = G[6] * dvx + G[7] * dvy + G[8] * dvz, mvz = G[9] * dvx + G[10] * dvy + G[11] * dvz;
-        const sx = kb * (ax - G[0]) + kdb * (vax + mvx), sy = kb * (ay - G[1]) + kdb * (vay + mvy), sz = kb * (az - G[2]) + kdb * (vaz + mvz);
+        const mvx = G[o + 3] * dvx + G[o + 4] * dvy + G[o + 5] * dvz, mvy = G[o + 6] * dvx + G[o + 7] * dvy + G[o + 8] * dvz, mvz = G[o + 9] * dvx + G[o + 10] * dvy + G[o + 11] * dvz;
+        const sx = kb * (ax - G[o]) + kdb * (vax + mvx), sy = kb * (ay - G[o + 1]) + kdb * (vay + mvy), sz = kb * (az - G[o + 2]) + kdb * (vaz + mvz);
         // Mᵀ s
-        const tx = G[3] * sx + G[6] * sy + G[9] * sz, ty = G[4] * sx + G[7] * sy + G[10] * sz, tz = G[5] * sx + G[8] * sy + G[11] * sz;
+        const tx = G[o + 3] * sx + G[o + 6] * sy + G[o + 9] * sz, ty = G[o + 4] * sx + G[o + 7] * sy + G[o + 10] * sz, tz = G[o + 5] * sx + G[o + 8] * sy + G[o + 11] * sz;
         addTo(f, i, -sx, -sy, -sz);
         addTo(f, k, tx, ty, tz);
         addTo(f, j, sx - tx, sy - ty, sz - tz);
@@ -452,11 +456,11 @@ export class MassSpringSystem {
   }
 
   /**
-   * The angular spring of segment i at the current positions into out[0..11]: the target
+   * The angular spring of segment i at the current positions into out[at..at+11]: the target
    * t = R_j u_i⁰ (R_j = Rmin(R_k û_j⁰ → û_j) R_k with R_k from updateFrames) and
    * M = [t]×[û_j]× / |u_j| = (û_j tᵀ - (t · û_j) I) / |u_j|, row-major.
    */
-  angularGeometry(i: number, out: Float64Array): void {
+  angularGeometry(i: number, out: Float64Array, at = 0): void {
     const x = this.position, r = this.rest, R = this.frame, j = this.parent[i], k = this.parent[j], o = 9 * k;
     const L0 = this.restLength[j];
     const w0x = (r[3 * j] - r[3 * k]) / L0, w0y = (r[3 * j + 1] - r[3 * k + 1]) / L0, w0z = (r[3 * j + 2] - r[3 * k + 2]) / L0;
@@ -473,11 +477,12 @@ export class MassSpringSystem {
     const cx = wy * hz - wz * hy, cy = wz * hx - wx * hz, cz = wx * hy - wy * hx, d = 1 / (1 + wx * hx + wy * hy + wz * hz);
     const qx = cy * pz - cz * py, qy = cz * px - cx * pz, qz = cx * py - cy * px;
     const tx = px + qx + d * (cy * qz - cz * qy), ty = py + qy + d * (cz * qx - cx * qz), tz = pz + qz + d * (cx * qy - cy * qx);
-    out[0] = tx; out[1] = ty; out[2] = tz;
+    const a = at;
+    out[a] = tx; out[a + 1] = ty; out[a + 2] = tz;
     const s = 1 / le, td = (tx * hx + ty * hy + tz * hz) * s;
-    out[3] = hx * tx * s - td; out[4] = hx * ty * s; out[5] = hx * tz * s;
-    out[6] = hy * tx * s; out[7] = hy * ty * s - td; out[8] = hy * tz * s;
-    out[9] = hz * tx * s; out[10] = hz * ty * s; out[11] = hz * tz * s - td;
+    out[a + 3] = hx * tx * s - td; out[a + 4] = hx * ty * s; out[a + 5] = hx * tz * s;
+    out[a + 6] = hy * tx * s; out[a + 7] = hy * ty * s - td; out[a + 8] = hy * tz * s;
+    out[a + 9] = hz * tx * s; out[a + 10] = hz * ty * s; out[a + 11] = hz * tz * s - td;
   }
 
   /** Relative change of every segment's length, max |(|x_ij| - L) / L|. */
@@ -508,8 +513,7 @@ export class MassSpringSystem {
   }
 }
 
-/** Scratch of angularGeometry for forces(), and of updateFrames. */
-const GEOM = new Float64Array(12);
+/** Scratch of updateFrames. */
 const ROT = new Float64Array(9);
 
 /** Rmin(a → b), the least rotation taking unit a to unit b (I + [c]× + [c]×² / (1 + a·b), c = a × b), row-major into out. */
