@@ -1,8 +1,9 @@
 /**
  * What the spectral-beam method takes from each branch's wood and leaves, once per tree (Habel,
- * Kusternig and Wimmer 2009): the wind load it carries (eq. 1), its compliance (eq. 25's
- * prefactor), the beam fit of its taper (eq. 7), and the per-level scale that sets each
- * hierarchy level's median sway (LEVEL_SWAY).
+ * Kusternig and Wimmer 2009): the beam fit of its taper (eq. 7) and, for the paper-literal mode
+ * only, the wind load it carries by frontal area (eq. 1), its compliance (eq. 25's prefactor) and
+ * the per-level scale that sets each hierarchy level's median sway (LEVEL_SWAY). By default the
+ * loads and the bend come from the physical tree (wind-load.ts).
  */
 import type { TreeSkeleton } from "../../tree/skeleton";
 import { fitBeam } from "./beam";

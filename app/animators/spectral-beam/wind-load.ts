@@ -43,11 +43,11 @@ export function taperIntegrals(L: number, s1: number, s2: number, a: number, out
     out[1] = i4 * ((L * a * a) / 2 - (a * a * a) / 3);
     return;
   }
-  const r = s1 + k * a;
-  const f0 = (p: number): number => 1 / (2 * p * p) - s2 / (3 * p * p * p);
-  const f1 = (p: number): number => 1 / p - (s1 + s2) / (2 * p * p) + (s1 * s2) / (3 * p * p * p);
-  out[0] = (c * (f0(r) - f0(s1))) / (k * k);
-  out[1] = (c * (f1(r) - f1(s1))) / (k * k * k);
+  const r = s1 + k * a, ir = 1 / r, i1 = 1 / s1;
+  const f0r = 0.5 * ir * ir - (s2 * ir * ir * ir) / 3, f0s = 0.5 * i1 * i1 - (s2 * i1 * i1 * i1) / 3;
+  const f1r = ir - 0.5 * (s1 + s2) * ir * ir + (s1 * s2 * ir * ir * ir) / 3, f1s = i1 - 0.5 * (s1 + s2) * i1 * i1 + (s1 * s2 * i1 * i1 * i1) / 3;
+  out[0] = (c * (f0r - f0s)) / (k * k);
+  out[1] = (c * (f1r - f1s)) / (k * k * k);
 }
 
 /**
