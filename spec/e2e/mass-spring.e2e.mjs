@@ -23,7 +23,9 @@ test("mass-spring: the demo tree bends downwind, whole, and comes back to rest w
   const downwind = mean(r.windy, r.settled, 0);
   log(`counts ${JSON.stringify(r.stats.counts)}; notes ${JSON.stringify(r.stats.notes)}; shown ${r.shownNames.join(", ")}`);
   log(`mean tip shift downwind ${downwind.toFixed(3)} m`);
-  assert.ok(downwind > 0.05, `a 14 m/s wind moved the tips only ${downwind} m downwind`);
+  // The demo tree is oak (the physical tree, calibrated): the reference beam solver bends its tips 3 to 5 mm
+  // per level at 10 m/s, about twice that at 14 (1.5 cm here, in the gusts; the paper-literal masses swung them tens of cm).
+  assert.ok(downwind > 0.005, `a 14 m/s wind moved the tips only ${downwind} m downwind`);
   assert.equal(r.stats.nonFinite, false);
   // The tree's own parts hidden, the skinned copies and the wind arrow (Fig. 7's) shown.
   assert.deepEqual(r.shownNames.sort(), ["mass-spring bark", "mass-spring leaves", "mass-spring wind arrow head", "mass-spring wind arrow shaft"]);
@@ -48,9 +50,8 @@ test("mass-spring: the demo tree bends downwind, whole, and comes back to rest w
   // Back within 1 % of its swing after 30 s of calm, and no longer downwind on the whole. Once
   // (since fixed), the twig chains' slowest modes sat at 0.2 Hz with ζ ≈ 0.05, each angular spring being
   // sized for its own joint's mass and eq. 3's damping proportional to the stiffness (node, demo
-  // tree: 3.7 cm off 30 s after a 1.8 m swing, 3.4 % here). Springs now hold what each joint
-  // carries and the damping is Rayleigh (system.ts): slowest modes ~0.6 Hz, ζ ≈ 0.45, decaying at
-  // ~1.7 /s (node: 6e-15 m off 30 s after a 0.74 m swing).
+  // tree: 3.7 cm off 30 s after a 1.8 m swing, 3.4 % here). Now the springs are the wood's E I and
+  // the damping is Rayleigh at the first mode (4.2 Hz, ζ 0.04 from the slider): it decays at ~1 /s.
   assert.ok(farthest < 0.01 * swung, `the tree did not come back to rest (${farthest} m off after a ${swung} m swing)`);
   assert.ok(Math.abs(meanBack) < 0.01 * downwind, `the tips stayed ${meanBack} m downwind`);
   assert.deepEqual(errors, []);
