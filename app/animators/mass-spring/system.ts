@@ -32,9 +32,13 @@
  *   linear in the bend in both directions at every joint, straight ones included (where eq. 2's
  *   scalar C grows with the square of the bend). Frames: R_0 = I (the ground), and down the tree
  *   R_j = Rmin(R_k û_j⁰ → û_j) R_k, the parent's frame turned by the least rotation that lays it on
- *   segment j (a segment has no twist of its own). In the forces R_k is the one computed at the start
- *   of the step (`updateFrames`) and the last turn, from û_j, is taken at the current positions, so
- *   the spring pushes back on the parent segment (k, j) with the bend's moment:
+ *   segment j (a segment has no twist of its own). With the ground held, turning the tree about an
+ *   axis across the trunk's base segment bends the base joint alone; a twist about the trunk's
+ *   own axis is resisted at the branches' joints instead of in the trunk (no twist to carry it;
+ *   on the demo tree as a torsion spring of ~3e5 N·m/rad, the order of the trunk's G J / L). In
+ *   the forces R_k is the one computed at the start of the step (`updateFrames`) and the last
+ *   turn, from û_j, is taken at the current positions, so the spring pushes back on the parent
+ *   segment (k, j) with the bend's moment:
  *   ∂C_v/∂x_i = I, ∂C_v/∂x_j = M - I, ∂C_v/∂x_k = -M, M = [t]×[û_j]× / |u_j|, t = R_j u_i⁰.
  *   Energy ½ k |C_v|² ≈ ½ k L_i² θ², so k = K_i / L_i² for a rotational stiffness K_i (N·m/rad).
  * - eq. 2 itself, C = x_ij · x_kj - |x_ij| |x_kj| cos α, only with paperLiteral (its stiffness is
@@ -143,6 +147,11 @@ export class MassSpringSystem {
   readonly cosAlpha: Float64Array;
   /** Frame of every segment (mass p(i) to i), rotation from rest, row-major 3 × 3 (updateFrames). */
   readonly frame: Float64Array;
+  /**
+   * The ground's frame R_0, row-major (identity: the ground stands still). Turned with the whole
+   * tree, it makes every frame turn with it: a rigid rotation of tree and ground about any axis.
+   */
+  readonly ground = Float64Array.of(1, 0, 0, 0, 1, 0, 0, 0, 1);
   /** angularGeometry of every segment (t, M: 12 per mass) as the last forces() found it. */
   readonly angular: Float64Array;
   /**
@@ -340,14 +349,13 @@ export class MassSpringSystem {
   }
 
   /**
-   * Every segment's frame from the current positions, root to tips: R_0 = I (the ground),
+   * Every segment's frame from the current positions, root to tips: R_0 = `ground` (I),
    * R_i = Rmin(R_p û_i⁰ → û_i) R_p (file comment). Called at the start of each step.
    */
   updateFrames(): void {
     const R = this.frame, x = this.position, r = this.rest, par = this.parent, n = this.count;
-    R.fill(0, 0, 9);
-    R[0] = R[4] = R[8] = 1;
-    // parent[1] = 0: the anchor's segment (mass 0 to 1) turns from the ground's frame R_0 = I.
+    R.set(this.ground);
+    // parent[1] = 0: the anchor's segment (mass 0 to 1) turns from the ground's frame R_0.
     for (let i = 1; i < n; i++) {
       const p = par[i], o = 9 * p, q = 9 * i, L0 = this.restLength[i];
       const w0x = (r[3 * i] - r[3 * p]) / L0, w0y = (r[3 * i + 1] - r[3 * p + 1]) / L0, w0z = (r[3 * i + 2] - r[3 * p + 2]) / L0;
