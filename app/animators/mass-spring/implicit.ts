@@ -138,10 +138,10 @@ export class ImplicitEuler {
     sys.forces(f);
     A.clear();
     rhs.fill(0); // here: ∂f/∂x v0, accumulated spring by spring
-    // M, and the air damping's -h ∂f/∂v = h α M (no ∂f/∂x).
-    const air = 1 + hd * sys.airDamping;
+    // M, the air damping's -h ∂f/∂v = h α M (no ∂f/∂x), and the drag's bound h 2k|w| (wind-load.ts).
+    const air = 1 + hd * sys.airDamping, drag = sys.dragDamping;
     for (let i = 0; i < n; i++) {
-      const o = 9 * A.diagIndex[i], m = fixed[i] ? 1 : air * sys.mass[i];
+      const o = 9 * A.diagIndex[i], m = fixed[i] ? 1 : air * sys.mass[i] + hd * drag[i];
       val[o] = val[o + 4] = val[o + 8] = m;
     }
     const h2 = h * h;

@@ -118,6 +118,12 @@ export class MassSpringSystem {
   readonly velocity: Float64Array;
   /** External force per mass for the next step, N, xyz (wind, gravity), set by the caller. */
   readonly external: Float64Array;
+  /**
+   * Per mass, this step: 2 k |u_rel| summed over the drag terms acting on it (kg/s), a bound on
+   * -∂F_drag/∂v that the implicit step takes into its matrix: a thin, leafy twig whose air
+   * damping is faster than one step (k |u| h / m > 2) stays stable.
+   */
+  readonly dragDamping: Float64Array;
   /** Mass, kg (calibrated: its own wood; paper-literal: the paper's rule). */
   readonly mass: Float64Array;
   /** Own wood mass, kg (what gravity acts on). */
@@ -232,6 +238,7 @@ export class MassSpringSystem {
     this.position = new Float64Array(this.rest);
     this.velocity = new Float64Array(3 * n);
     this.external = new Float64Array(3 * n);
+    this.dragDamping = new Float64Array(n);
     this.settingsNow = settings;
     this.updateFrames();
     this.configure(settings);

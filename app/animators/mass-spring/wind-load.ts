@@ -21,6 +21,11 @@ import type { MassSpringSystem } from "./system";
 
 const { cos, sin, sqrt, max, min } = Math;
 
+/** |a[o..o+2]|. */
+function len(a: Float64Array, o: number): number {
+  return sqrt(a[o] * a[o] + a[o + 1] * a[o + 1] + a[o + 2] * a[o + 2]);
+}
+
 export class WindLoad {
   /** Paper-literal: ½ ρ C_d (2 r L) per mass (0 on the fixed ones). */
   private readonly tipDrag: Float64Array;
@@ -80,6 +85,7 @@ export class WindLoad {
       u[3 * i + 2] = s * sample[0] + c * sample[2];
     }
     F.fill(0);
+    sys.dragDamping.fill(0);
     if (sys.settings.paperLiteral) this.tipLoads();
     else this.distributedLoads();
     if (gravity > 0) sys.addGravity(G * gravity);
@@ -101,6 +107,10 @@ export class WindLoad {
         F[3 * j + e] += L * (2 * q[e] + q[3 + e]);
         F[3 * i + e] += L * (q[e] + 2 * q[3 + e]);
       }
+      // |∂(k|w|w)/∂v| ≤ 2 k |w|: each end's share of the segment's, for the implicit step.
+      const ca = 2 * sqrt(this.dragA[i] * len(q, 0)), cb = 2 * sqrt(this.dragB[i] * len(q, 3));
+      sys.dragDamping[j] += L * (2 * ca + cb);
+      sys.dragDamping[i] += L * (ca + 2 * cb);
     }
     const leaf = this.leaf;
     for (let i = 2; i < n; i++) {
@@ -108,6 +118,7 @@ export class WindLoad {
       if (k === 0) continue;
       const rx = u[3 * i] - v[3 * i], ry = u[3 * i + 1] - v[3 * i + 1], rz = u[3 * i + 2] - v[3 * i + 2];
       const a = k * sqrt(rx * rx + ry * ry + rz * rz);
+      sys.dragDamping[i] += 2 * a;
       F[3 * i] += a * rx;
       F[3 * i + 1] += a * ry;
       F[3 * i + 2] += a * rz;
@@ -123,6 +134,7 @@ export class WindLoad {
         this.tipDrag[i], u[3 * i] - v[3 * i], u[3 * i + 1] - v[3 * i + 1], u[3 * i + 2] - v[3 * i + 2],
         x[3 * i] - x[3 * p], x[3 * i + 1] - x[3 * p + 1], x[3 * i + 2] - x[3 * p + 2], F, 3 * i,
       );
+      sys.dragDamping[i] = 2 * sqrt(this.tipDrag[i] * len(F, 3 * i));
     }
   }
 }
