@@ -6,39 +6,15 @@
  * Paper-literal (Barron's tip drag and k_s ∝ r² springs) is printed beside it for comparison.
  */
 import { dampingRatio } from "../../../app/physics/damping";
-import { calibrate, openBench, referenceFigures, type CalibrationBench } from "../../support/calibration-driver";
-import type { MethodCalibration } from "../../../app/physics/calibration";
+import { calibrate, expectCalibrated, openBench, printCalibration, referenceFigures } from "../../support/calibration-driver";
 
 const ID = "lsystem-particles";
-
-function print(tree: string, what: string, ref: ReturnType<typeof referenceFigures>, m: MethodCalibration, zeta: number): void {
-  const lines = [`${tree}, ${what}`];
-  for (let k = 0; k < ref.static.length; k++) {
-    const r = ref.static[k].levels, v = m.static[k].levels;
-    lines.push(`  ${ref.static[k].speed} m/s per level: method ${v.map((x) => x.toFixed(4)).join(" ")} | reference ${r.map((x) => x.toFixed(4)).join(" ")} | ratio ${v.map((x, l) => (x / r[l]).toFixed(3)).join(" ")}`);
-  }
-  lines.push(`  free motion ${m.free.hz.toFixed(3)} Hz (reference first mode ${ref.firstHz.toFixed(3)}), ζ ${m.free.zeta.toFixed(3)} (slider ${zeta.toFixed(3)})`);
-  console.log(lines.join("\n"));
-}
-
-async function check(bench: CalibrationBench, tree: string): Promise<void> {
-  const ref = referenceFigures(bench);
-  const zeta = dampingRatio(bench.api.params(ID).damping as number);
-  const m = await calibrate(bench, ID);
-  print(tree, "calibrated", ref, m, zeta);
-  expect(m.static.length).toBe(ref.static.length);
-  for (let k = 0; k < ref.static.length; k++) {
-    ref.static[k].levels.forEach((r, l) => expect({ speed: ref.static[k].speed, level: l, off: Math.abs(m.static[k].levels[l] / r - 1) < 0.2 }).toEqual({ speed: ref.static[k].speed, level: l, off: true }));
-  }
-  expect(Math.abs(m.free.hz / ref.firstHz - 1)).toBeLessThan(0.2);
-  expect(Math.abs(m.free.zeta / zeta - 1)).toBeLessThan(0.2);
-}
 
 describe("lsystem-particles against the reference solver", () => {
   it("habel: calibrated by default", async () => {
     const bench = await openBench("#tree=habel");
     try {
-      await check(bench, "habel");
+      await expectCalibrated(bench, ID, "habel");
     } finally {
       bench.dispose();
     }
@@ -47,11 +23,11 @@ describe("lsystem-particles against the reference solver", () => {
   it("demo: calibrated by default; paper-literal beside it", async () => {
     const bench = await openBench("#tree=demo");
     try {
-      await check(bench, "demo");
+      await expectCalibrated(bench, ID, "demo");
       bench.api.params(ID, { paperLiteral: true });
       const ref = referenceFigures(bench);
       const literal = await calibrate(bench, ID);
-      print("demo", "paper-literal", ref, literal, dampingRatio(bench.api.params(ID).damping as number));
+      printCalibration("demo", "paper-literal", ref, literal, dampingRatio(bench.api.params(ID).damping as number));
       // Barron's springs are far softer than the oak beam: the literal tree bends many times the reference.
       expect(literal.static[1].levels[0]).toBeGreaterThan(3 * ref.static[1].levels[0]);
     } finally {

@@ -9,39 +9,16 @@
  * 0.5 ζ 0.010 and 0.100 (0.010, 0.100; on habel, measured once: 0.0108 and, at 0.7, 0.246 for 0.251).
  */
 import { dampingRatio } from "../../../app/physics/damping";
-import { calibrate, driverFor, openBench, referenceFigures, type CalibrationBench } from "../../support/calibration-driver";
-import { CALIBRATION_DEFAULTS, calibrateMethod, type MethodCalibration } from "../../../app/physics/calibration";
+import { calibrate, driverFor, expectCalibrated, openBench, printCalibration, referenceFigures } from "../../support/calibration-driver";
+import { CALIBRATION_DEFAULTS, calibrateMethod } from "../../../app/physics/calibration";
 
 const ID = "mass-spring";
-
-function print(tree: string, what: string, ref: ReturnType<typeof referenceFigures>, m: MethodCalibration, zeta: number): void {
-  const lines = [`${tree}, ${what}`];
-  for (let k = 0; k < ref.static.length; k++) {
-    const r = ref.static[k].levels, v = m.static[k].levels;
-    lines.push(`  ${ref.static[k].speed} m/s per level: method ${v.map((x) => x.toFixed(4)).join(" ")} | reference ${r.map((x) => x.toFixed(4)).join(" ")} | ratio ${v.map((x, l) => (x / r[l]).toFixed(3)).join(" ")}`);
-  }
-  lines.push(`  free motion ${m.free.hz.toFixed(3)} Hz (reference first mode ${ref.firstHz.toFixed(3)}), ζ ${m.free.zeta.toFixed(3)} (slider ${zeta.toFixed(3)})`);
-  console.log(lines.join("\n"));
-}
-
-async function check(bench: CalibrationBench, tree: string): Promise<void> {
-  const ref = referenceFigures(bench);
-  const zeta = dampingRatio(bench.api.params(ID).damping as number);
-  const m = await calibrate(bench, ID);
-  print(tree, "calibrated", ref, m, zeta);
-  expect(m.static.length).toBe(ref.static.length);
-  for (let k = 0; k < ref.static.length; k++) {
-    ref.static[k].levels.forEach((r, l) => expect({ speed: ref.static[k].speed, level: l, off: Math.abs(m.static[k].levels[l] / r - 1) < 0.2 }).toEqual({ speed: ref.static[k].speed, level: l, off: true }));
-  }
-  expect(Math.abs(m.free.hz / ref.firstHz - 1)).toBeLessThan(0.2);
-  expect(Math.abs(m.free.zeta / zeta - 1)).toBeLessThan(0.2);
-}
 
 describe("mass-spring against the reference solver", () => {
   it("habel: calibrated by default", async () => {
     const bench = await openBench("#tree=habel");
     try {
-      await check(bench, "habel");
+      await expectCalibrated(bench, ID, "habel");
     } finally {
       bench.dispose();
     }
@@ -50,7 +27,7 @@ describe("mass-spring against the reference solver", () => {
   it("demo: calibrated by default, at another damping too; paper-literal beside it", async () => {
     const bench = await openBench("#tree=demo");
     try {
-      await check(bench, "demo");
+      await expectCalibrated(bench, ID, "demo");
       // The slider means ζ of the first mode at any setting: 0 → 0.01, 0.5 → 0.1.
       const ref = referenceFigures(bench);
       for (const damping of [0, 0.5]) {
@@ -61,7 +38,7 @@ describe("mass-spring against the reference solver", () => {
       }
       bench.api.params(ID, { damping: 0.3, paperLiteral: true });
       const literal = await calibrate(bench, ID);
-      print("demo", "paper-literal", ref, literal, dampingRatio(0.3));
+      printCalibration("demo", "paper-literal", ref, literal, dampingRatio(0.3));
       // The paper's heavy masses on springs sized to swing them at 1 Hz: many times the oak's bend.
       expect(literal.static[1].levels[0]).toBeGreaterThan(3 * ref.static[1].levels[0]);
     } finally {
