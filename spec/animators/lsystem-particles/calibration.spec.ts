@@ -11,15 +11,7 @@ import { calibrate, expectCalibrated, openBench, printCalibration, referenceFigu
 const ID = "lsystem-particles";
 
 describe("lsystem-particles against the reference solver", () => {
-  it("habel: calibrated by default", async () => {
-    const bench = await openBench("#tree=habel");
-    try {
-      await expectCalibrated(bench, ID, "habel");
-    } finally {
-      bench.dispose();
-    }
-  }, 300_000);
-
+  // Habel and every other shipped tree: `npm run calibrate` (spec/calibrate/trees.calibrate.ts).
   it("demo: calibrated by default; paper-literal beside it", async () => {
     const bench = await openBench("#tree=demo");
     try {

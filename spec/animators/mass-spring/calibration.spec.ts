@@ -15,15 +15,7 @@ import { CALIBRATION_DEFAULTS, calibrateMethod } from "../../../app/physics/cali
 const ID = "mass-spring";
 
 describe("mass-spring against the reference solver", () => {
-  it("habel: calibrated by default", async () => {
-    const bench = await openBench("#tree=habel");
-    try {
-      await expectCalibrated(bench, ID, "habel");
-    } finally {
-      bench.dispose();
-    }
-  }, 600_000);
-
+  // Habel and every other shipped tree: `npm run calibrate` (spec/calibrate/trees.calibrate.ts).
   it("demo: calibrated by default, at another damping too; paper-literal beside it", async () => {
     const bench = await openBench("#tree=demo");
     try {
