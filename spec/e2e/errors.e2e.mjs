@@ -81,8 +81,11 @@ test("a method whose state goes non-finite is stopped with a message and the tre
     await s.use("procedural-wind");
     s.pause();
     s.step(10);
-    // Break the simulation on purpose: the trunk's lean becomes NaN.
-    window.sandboxDebug.animator().twin.leanX = Number.NaN;
+    // Break the method on purpose: the branches' compliance and natural frequencies become NaN,
+    // so every branch's rotation does.
+    const twin = window.sandboxDebug.animator().twin;
+    twin.branchOmega.fill(Number.NaN);
+    twin.compliance.fill(Number.NaN);
     s.step(3);
     return { errors: s.stats().errors, nonFinite: s.stats().nonFinite, tips: s.probe(), hash: window.location.hash };
   });

@@ -279,7 +279,9 @@ test("an imported model's GPU deformation agrees with its TypeScript twin (spect
     const r = await page.evaluate(async (method) => {
       const s = window.sandbox;
       await s.use(method);
-      s.wind({ speed: 15, gust: 0.3 });
+      // A storm: calibrated on the oak beam, the twisted tree's spectral-beam bend at 15 m/s is
+      // under 1 % of its height (0.16 m on 16.3 m), too little motion to compare.
+      s.wind({ speed: 30, gust: 0.3 });
       s.pause();
       s.step(45);
       return { check: await window.sandboxDebug.gpuTwinCheck(256), height: window.sandboxDebug.tree().height };

@@ -61,6 +61,8 @@ test("state in the URL is restored after a reload", async ({ page, url, shot, er
     return { a, b: s.probe() };
   });
   const d = maxDisplacement(moved.a, moved.b);
-  assert.ok(d > 0.01, `tips moved only ${d} m after reload: the method was not restored`);
+  // Under rest they stay exactly still; the calibrated oak demo tree moves its tips millimetres to
+  // centimetres a half second at 12.5 m/s (0.009 m measured), so a tenth of a millimetre tells.
+  assert.ok(d > 1e-4, `tips moved only ${d} m after reload: the method was not restored`);
   assert.deepEqual(errors, []);
 });
