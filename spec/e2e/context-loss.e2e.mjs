@@ -1,4 +1,4 @@
-// Issue 20, item 3: the app survives a lost WebGL context. Under each method, in a single view and
+// The app survives a lost WebGL context. Under each method, in a single view and
 // in compare views, the context is lost (WEBGL_lose_context) and restored: a message shows while it
 // is gone and the clock holds; afterwards the very frame drawn before the loss is drawn again (every
 // float texture, shader, render target and shadow map back) and the trees go on moving, with no

@@ -1,4 +1,4 @@
-// The sandbox's promise in the real browser (issue 20, item 5): `use(id)` with the same wind and
+// The sandbox's promise in the real browser: `use(id)` with the same wind and
 // seed gives the same frames for every method, the second time as the first, whatever wind was set
 // before, in a single view and in compare views; a frame-exact recording made twice gives the same
 // frames. Measured on the demo tree (small: the file runs in about two minutes), 90 steps at

@@ -1,4 +1,4 @@
-// Models as people export them (issue 20, item 8): synthetic trees written as OBJ the ways other
+// Models as people export them: synthetic trees written as OBJ the ways other
 // tools write them (spec/support/make-models.ts: no materials at all; one object per branch, all
 // the wood in one object, or one welded mesh; leaves as one mesh or one object per leaf; telling,
 // neutral or no names; Z-up in centimetres), read by the app's own loader (@babylonjs/loaders

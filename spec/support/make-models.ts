@@ -1,5 +1,5 @@
 /**
- * Synthetic tree models written as other people's tools write them (issue 20, item 8), with a
+ * Synthetic tree models written as other people's tools write them, with a
  * KNOWN branch hierarchy: a trunk with `children` branches per branch, `levels` levels in all
  * (trunk included), each branch a tapered tube closed at its tip. The variants are the ways such
  * files come: no materials at all; one object per branch, all the wood in one object, or one

@@ -1,6 +1,6 @@
 /**
- * The steady wind's load on every branch and the tip deflection it causes, from the physical tree
- * (issue 17): the drag of app/wind/drag.ts with the tree's material, on a branch that is Habel,
+ * The steady wind's load on every branch and the tip deflection it causes, from the physical tree:
+ * the drag of app/wind/drag.ts with the tree's material, on a branch that is Habel,
  * Kusternig and Wimmer's (2009, §4.1) linearly tapered Euler-Bernoulli cantilever, I(s) = π r(s)⁴ / 4
  * (eq. 5, 6) with r(s) from s1 at the root to s2 at the tip. Plain TypeScript, no Babylon.
  *

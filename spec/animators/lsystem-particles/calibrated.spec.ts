@@ -1,5 +1,5 @@
 /**
- * The calibrated default of lsystem-particles against closed forms (issue 17, items 2 and 5): a
+ * The calibrated default of lsystem-particles against closed forms: a
  * straight uniform rod split into rods bends under a steady wind as the Euler-Bernoulli cantilever
  * does (w L⁴ / 8 E I), sways at its first frequency (β₁ L = 1.8751) and decays at the slider's ζ;
  * the drag is the shared law's, distributed along each rod, in the wind relative to the moving wood.

@@ -1,5 +1,5 @@
 /**
- * mass-spring calibrated by default (issue 17, item 5): on the shipped trees, in a steady wind
+ * mass-spring calibrated by default: on the shipped trees, in a steady wind
  * without turbulence, the mean static tip deflection per hierarchy level at 5, 10 and 20 m/s within
  * 20 % of the reference solver's, the trunk's free motion within 20 % of the reference's first mode,
  * and its damping ratio (logarithmic decrement) within 20 % of the damping slider's ζ. Paper-literal

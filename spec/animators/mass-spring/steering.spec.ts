@@ -1,5 +1,5 @@
 /**
- * §6.1.2 steering over many recordings made as the app makes them (issue 20, item 6): a walk
+ * §6.1.2 steering over many recordings made as the app makes them: a walk
  * steered toward a direction settles into the motion that leans furthest that way which its
  * graph allows, measured against the graph's best cycle (an exact maximum-mean cycle, found here
  * independently of walk.ts's value iteration), never into a short loop that leans far less. The

@@ -89,7 +89,7 @@ describe("MassSpringSystem (Van Haevre 2006 §4.2)", () => {
     expect(rising).toBe(0);
   });
 
-  // Issue 17 item 6: the angular springs used to hold each segment to a rest direction fixed in the
+  // The angular springs used to hold each segment to a rest direction fixed in the
   // world (hundreds of N·m on the demo tree for a 3° rigid rotation). Now they measure the bend in
   // the parent segment's frame: the tree turned rigidly with its ground has no internal force.
   it.each([["smallTree", false], ["smallTree", true], ["demo", false], ["habel", false], ["habel", true]] as const)(

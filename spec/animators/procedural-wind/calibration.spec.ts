@@ -1,5 +1,5 @@
 /**
- * Procedural-wind against the reference (issue 17 item 5), through the shared harness: the mean
+ * Procedural-wind against the reference, through the shared harness: the mean
  * static tip deflection per level at 5/10/20 m/s, the trunk's dominant frequency (a method without
  * free dynamics of its own: the peak of its sway spectrum in a steady turbulent wind, and the free
  * ring-down of its response window after a wind that stops at a known time) and the first mode's ζ

@@ -1,5 +1,5 @@
 /**
- * Spectral-beam against the reference (issue 17 item 5), through the shared harness, on the shipped
+ * Spectral-beam against the reference, through the shared harness, on the shipped
  * habel and demo trees. Prints the figures.
  *
  * - Static: the mean wind's bend of each branch is its tapered beam's (Habel §4.1, eq. 25) under

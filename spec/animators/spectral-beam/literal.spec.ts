@@ -1,5 +1,5 @@
 /**
- * The "Paper-literal" switch (issue 17 item 5): Habel's own constants, for comparison with the
+ * The "Paper-literal" switch: Habel's own constants, for comparison with the
  * physical tree's. Each level's median branch sways by LEVEL_SWAY of its length at 10 m/s, and the
  * motion textures take eq. 15 as printed.
  */

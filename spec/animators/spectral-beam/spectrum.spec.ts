@@ -1,5 +1,5 @@
 /**
- * Issue 17 item 6: eq. 16's mass enters the amplitude. In a steady turbulent wind the twin's own
+ * Eq. 16's mass enters the amplitude. In a steady turbulent wind the twin's own
  * bend of a branch (its tip relative to its base, L A: u(1) = A) has its spectral peak at the
  * branch's f_h (eq. 17), and there the height eq. 15 gives at its ζ with its eq. 16 mass:
  *   √S_x(f_h) = √S_F(f_h) · 1 / (m ω_h γ_h),  γ_h = 2 ζ ω_h,
