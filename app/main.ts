@@ -61,6 +61,8 @@ function debugHooks(sandbox: Sandbox, panel: Panel, files: GrammarFiles, labels:
     sceneCounts: () => sandbox.sceneCounts(),
     /** The active animator, for experiments and for tests that break it on purpose. */
     animator: () => sandbox.views.animator,
+    /** Draws the frame once every view is ready to show its state (false: not yet, nothing drawn). */
+    drawReady: () => sandbox.drawReady(),
     /** The Babylon scene, for experiments from the console. */
     scene: () => sandbox.scene,
     projectToScreen: (xyz: number[]) => sandbox.projectToScreen(xyz),

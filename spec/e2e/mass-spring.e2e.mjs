@@ -6,26 +6,35 @@ import { assert, openApp, clickControl, frames, until } from "./helpers.mjs";
 test("mass-spring: the demo tree bends downwind, whole, and comes back to rest when the wind stops", async ({ page, url, shot, errors, log }) => {
   await openApp(page, url, { hash: "#method=mass-spring&tree=demo", errors });
   await until(() => page.evaluate(() => (window.sandboxDebug.animator()?.stats().counts.masses ?? 0) > 0), { message: "mass-spring on show" });
-  const r = await page.evaluate(() => {
+  const r = await page.evaluate(async () => {
     const s = window.sandbox;
     s.pause();
-    s.wind({ speed: 0, vertical: 0, gust: 0, turbulence: 0.3, direction: 0 });
+    s.wind({ speed: 0, vertical: 0, gust: 0, turbulence: 0, direction: 0 });
     s.step(600); // at rest (gravity 0 by default: the modelled shape is the loaded one)
     const settled = s.probe();
+    // The reference beam solver's static deflection of the same tree in the same steady wind.
+    const reference = (await s.reference({ speeds: [14], modes: 0 })).static[0].tips;
     s.wind({ speed: 14 });
-    s.step(240);
-    const windy = s.probe();
+    s.step(480);
+    // The mean over 1 s, so that what is left of the start's swing does not decide the figure.
+    const windy = s.probe().map(() => 0);
+    for (let k = 0; k < 60; k++) {
+      s.step(1);
+      s.probe().forEach((v, i) => { windy[i] += v / 60; });
+    }
     const st = s.stats();
     const shownNames = window.sandboxDebug.scene().meshes.filter((m) => m.isVisible && /^(tree-|mass-spring)/.test(m.name)).map((m) => m.name);
-    return { settled, windy, stats: { nonFinite: st.nonFinite, notes: st.notes, counts: window.sandboxDebug.animator().stats().counts }, shownNames };
+    return { settled, windy, reference, stats: { nonFinite: st.nonFinite, notes: st.notes, counts: window.sandboxDebug.animator().stats().counts }, shownNames };
   });
-  const mean = (a, b, c) => { let x = 0; for (let i = c; i < a.length; i += 3) x += a[i] - b[i]; return x / (a.length / 3); };
+  const mean = (a, b, c) => { let x = 0; for (let i = c; i < a.length; i += 3) x += a[i] - (b ? b[i] : 0); return x / (a.length / 3); };
   const downwind = mean(r.windy, r.settled, 0);
+  const expected = mean(r.reference, null, 0);
   log(`counts ${JSON.stringify(r.stats.counts)}; notes ${JSON.stringify(r.stats.notes)}; shown ${r.shownNames.join(", ")}`);
-  log(`mean tip shift downwind ${downwind.toFixed(3)} m`);
-  // The demo tree is oak (the physical tree, calibrated): the reference beam solver bends its tips 3 to 5 mm
-  // per level at 10 m/s, about twice that at 14 (1.5 cm here, in the gusts; the paper-literal masses swung them tens of cm).
-  assert.ok(downwind > 0.005, `a 14 m/s wind moved the tips only ${downwind} m downwind`);
+  log(`mean tip shift downwind in a steady 14 m/s wind ${(downwind * 1000).toFixed(2)} mm; the reference beam solver's ${(expected * 1000).toFixed(2)} mm`);
+  // The demo tree is oak (the physical tree, calibrated): mass-spring's static bend is the
+  // reference's within a factor of two (npm run calibrate holds it to 20 % per level).
+  assert.ok(expected > 0, `the reference bent the tips ${expected} m downwind`);
+  assert.ok(downwind > 0.5 * expected && downwind < 2 * expected, `a 14 m/s wind moved the tips ${downwind} m downwind, the reference ${expected} m`);
   assert.equal(r.stats.nonFinite, false);
   // The tree's own parts hidden, the skinned copies and the wind arrow (Fig. 7's) shown.
   assert.deepEqual(r.shownNames.sort(), ["mass-spring bark", "mass-spring leaves", "mass-spring wind arrow head", "mass-spring wind arrow shaft"]);

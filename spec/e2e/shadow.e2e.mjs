@@ -19,17 +19,30 @@ for (const method of ["procedural-wind", "spectral-beam"]) {
         for (let i = 0; i < a.length; i++) if (Math.abs(a[i] - b[i]) > 1e-3 * (Math.abs(a[i]) + 1)) n++;
         return n;
       };
+      // A method's depth materials compile in the background: until they have, no frame is drawn
+      // (Sandbox.drawReady), so the map would still be the last one drawn. Wait for a drawn frame.
+      const drawn = async () => {
+        for (let k = 0; k < 600; k++) {
+          if (window.sandboxDebug.drawReady()) return;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        throw new Error("the views were never ready to draw (30 s)");
+      };
       s.pause();
       s.wind({ speed: 20, gust: 0, direction: 0 });
       await s.use("rest");
       s.step(1);
+      await drawn();
       const rest0 = await read();
       s.step(60);
+      await drawn();
       const rest1 = await read();
       await s.use(method);
       s.step(1);
+      await drawn();
       const wind0 = await read();
       s.step(90);
+      await drawn();
       const wind1 = await read();
       let covered = 0;
       for (let i = 0; i < wind1.length; i += 4) if (wind1[i] > 0 && wind1[i] < 1) covered++;
