@@ -121,6 +121,7 @@ export class SpectralBeamAnimator implements Animator<SpectralBeamParams> {
         return {
           branch: i.branch, level: i.level, "length (m)": round(i.length, 3), "taper ratio": round(i.taperRatio, 3),
           "f_h (Hz)": round(i.resonance, 3), "mass (kg)": round(i.mass, 3), "damping ratio": round(i.dampingRatio, 3),
+          "air damping ratio": round(i.airDampingRatio, 3),
           stiffness: i.stiffness, "own damping": i.ownDamping,
         };
       },

@@ -51,6 +51,8 @@ export interface BranchInfo {
   resonance: number;
   mass: number;
   dampingRatio: number;
+  /** The air's damping ratio added to it at the textures' mean wind speed (0 when paper-literal). */
+  airDampingRatio: number;
   stiffness: number;
   ownDamping: boolean;
 }
@@ -67,7 +69,7 @@ export class SpectralBeamTwin {
   /** Bumped whenever branchData / motionAtlas change (the provider re-uploads). */
   branchVersion = 0;
   atlasVersion = 0;
-  /** Mean f_h and damping ratio per slot, as the textures were built. */
+  /** Mean f_h and damping ratio per slot (the structural ζ plus the air's at the textures' mean speed), as the textures were built. */
   readonly slotResonance = new Float64Array(MOTION_SLOTS);
   readonly slotDamping = new Float64Array(MOTION_SLOTS);
 
@@ -82,6 +84,14 @@ export class SpectralBeamTwin {
    *  unit of the turbulent force 2 v σ_u (m per (m/s)²): force / (m ω_h²), eqs. 15, 16. */
   readonly meanTip: Float64Array;
   readonly turbulentTip: Float64Array;
+  /**
+   * Per branch, the aerodynamic damping ratio per m/s of mean wind. The drag of the wind relative to
+   * the moving branch, F = k |U - v| (U - v) (drag.ts), linearised about the mean wind U, is a damper
+   * c = 2 k U; with k U² = F₁ U² the cross force carried (eq. 15's load) and eq. 16's mass m,
+   * ζ_air = c / (2 m ω_h) = F₁ U / (m ω_h) = turbulentTip · ω_h · U. Spectral synthesis keeps no
+   * velocity, so the air's damping enters as this ζ in each texture's eq. 15 (0 when paper-literal).
+   */
+  private readonly airZetaPerSpeed: Float64Array;
   private readonly windLoads: BranchWindLoads;
   /** The mean wind's direction the loads were computed for. */
   private readonly loadDirection = new Float64Array([NaN, NaN, NaN]);
@@ -128,6 +138,7 @@ export class SpectralBeamTwin {
     this.mass = branchMasses(skeleton, undefined, material.woodDensity); // eq. 16 with the tree's wood
     this.meanTip = new Float64Array(3 * n);
     this.turbulentTip = new Float64Array(n);
+    this.airZetaPerSpeed = new Float64Array(n);
     this.windLoads = new BranchWindLoads(n);
     this.composer = new BranchComposer(n);
     this.loadWidth = new Float64Array(n);
@@ -191,6 +202,7 @@ export class SpectralBeamTwin {
         mean[3 * b] = tip * dx; mean[3 * b + 1] = tip * dy; mean[3 * b + 2] = tip * dz;
         turb[b] = tip;
       }
+      this.airZetaPerSpeed.fill(0);
       return;
     }
     const w = this.windLoads;
@@ -199,6 +211,7 @@ export class SpectralBeamTwin {
     for (let b = 0; b < n; b++) {
       const wh = 2 * Math.PI * this.resonance(b);
       turb[b] = w.crossForce(s, b) / (this.mass[b] * wh * wh); // eq. 15 at f = 0, eq. 16's m
+      this.airZetaPerSpeed[b] = turb[b] * wh;
     }
   }
 
@@ -279,6 +292,28 @@ export class SpectralBeamTwin {
     return [p.damping1, p.damping2, p.damping3][Math.min(3, level) - 1];
   }
 
+  /** The mean wind speed the motion textures are (being) built for, m/s (eq. 14's v; at least 0.5). */
+  get textureMeanSpeed(): number {
+    return Math.max(0.5, this.textureSpeed);
+  }
+
+  /** The air's damping ratio of branch b in a mean wind of `speed` m/s (see airZetaPerSpeed). */
+  airDamping(b: number, speed: number): number {
+    return this.airZetaPerSpeed[b] * speed;
+  }
+
+  /** Mean air damping ratio of a level's branches in a mean wind of `speed` m/s. */
+  levelAirDamping(level: number, speed: number): number {
+    let sum = 0, count = 0;
+    for (let b = 0; b < this.branchCount; b++) {
+      if (this.levelOf[b] === level) {
+        sum += this.airZetaPerSpeed[b];
+        count++;
+      }
+    }
+    return count > 0 ? (sum / count) * speed : 0;
+  }
+
   /** Mean f_h of a level's branches: the physical properties behind a level's texture are averaged (§5.4). */
   levelResonance(level: number): number {
     let sum = 0, count = 0;
@@ -308,7 +343,7 @@ export class SpectralBeamTwin {
     // Each slot keeps its own Gaussian field G (§5.3) whatever the parameters: a change of damping
     // or wind reshapes the motion without a jump.
     const rng = this.rng.fork(0x7e00 + (slot < 0 ? 99 : slot) * 16 + Math.log2(size));
-    const meanSpeed = Math.max(0.5, this.textureSpeed);
+    const meanSpeed = this.textureMeanSpeed;
     const texels = size * size;
     if (slot < 0) {
       const base = 4 * texels * LEAF_TILE;
@@ -321,12 +356,12 @@ export class SpectralBeamTwin {
     let fh: number, zeta: number;
     if (slot < LEVEL_SLOTS) {
       fh = this.levelResonance(slot);
-      zeta = this.levelDamping(slot);
+      zeta = this.levelDamping(slot) + this.levelAirDamping(slot, meanSpeed);
     } else {
       const b = this.slotOwner[slot - LEVEL_SLOTS];
       if (b < 0) return; // freed
       fh = this.resonance(b);
-      zeta = this.dampingOverride[b];
+      zeta = this.dampingOverride[b] + this.airDamping(b, meanSpeed);
     }
     this.slotResonance[slot] = fh;
     this.slotDamping[slot] = zeta;
@@ -433,6 +468,7 @@ export class SpectralBeamTwin {
       resonance: this.resonance(b),
       mass: this.mass[b],
       dampingRatio: own ? this.dampingOverride[b] : this.levelDamping(this.levelOf[b]),
+      airDampingRatio: this.airDamping(b, this.textureMeanSpeed),
       stiffness: this.stiffnessOverride[b],
       ownDamping: own,
     };

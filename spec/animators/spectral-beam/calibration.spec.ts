@@ -43,7 +43,9 @@ describe.each(["demo"])("spectral-beam calibrated on %s", (tree) => {
       }
       expect(m.free.from).toBe("sway");
       expect(Math.abs(m.free.hz / fh - 1)).toBeLessThan(0.2);
-      expect(twin.slotDamping[0]).toBeCloseTo(dampingRatio(params.damping), 12);
+      expect(twin.levelDamping(0)).toBeCloseTo(dampingRatio(params.damping), 12);
+      // The trunk's texture adds the air's damping at its mean wind: a few thousandths.
+      expect(twin.slotDamping[0]).toBeCloseTo(dampingRatio(params.damping) + twin.levelAirDamping(0, twin.textureMeanSpeed), 12);
     } finally {
       bench.dispose();
     }

@@ -6,7 +6,9 @@ import { buildTreeGeometry, type MeshArrays } from "../../../app/tree/geometry";
 import { WindField, type WindSettings } from "../../../app/wind/wind-field";
 import { spectralBeamParams, type SpectralBeamParams } from "../../../app/animators/spectral-beam/params";
 import { arcLengthPosition } from "../../../app/animators/spectral-beam/length-correction";
-import { trajectorySpeed } from "../../../app/animators/spectral-beam/motion";
+import { branchMasses, resonanceFrequency, trajectorySpeed } from "../../../app/animators/spectral-beam/motion";
+import { BranchWindLoads } from "../../../app/animators/spectral-beam/wind-load";
+import { defaultMaterial } from "../../../app/physics/material";
 import { SpectralBeamTwin } from "../../../app/animators/spectral-beam/twin";
 import { TEXELS_PER_BRANCH, branchTexel } from "../../../app/animators/spectral-beam/layout";
 import { fourLevelTree } from "../procedural-wind/fixtures";
@@ -401,6 +403,46 @@ describe("spectral-beam twin (Habel 2009)", () => {
     expect(meanY(-5)).toBeLessThan(meanY(0) - 0.01);
   });
 
+  describe("the air's damping (the drag of the wind relative to the moving branch)", () => {
+    it("each branch's ζ_air is the linearised relative-wind drag over its eq. 16 mass: c / (2 m ω_h), c = 2 k U; none when paper-literal", () => {
+      const tw = twin();
+      const m = defaultMaterial();
+      const loads = new BranchWindLoads(skeleton.branchCount);
+      loads.compute(skeleton, m, m.youngModulus, 1, 0, 0, false); // the loads at construction: 1 m/s along +x
+      const mass = branchMasses(skeleton, undefined, m.woodDensity);
+      const U = 12;
+      const byLevel = [0, 0, 0, 0], count = [0, 0, 0, 0];
+      for (let b = 0; b < skeleton.branchCount; b++) {
+        // F = k |U - v| (U - v) with k U² the cross force carried at U: dF/dv = -2 k U.
+        const k = loads.crossForce(skeleton, b), c = 2 * k * U;
+        const omega = 2 * Math.PI * resonanceFrequency(skeleton.branchLength[b]);
+        expect(tw.airDamping(b, U)).toBeCloseTo(c / (2 * mass[b] * omega), 12);
+        expect(tw.airDamping(b, 2 * U)).toBeCloseTo(2 * tw.airDamping(b, U), 12); // linear in the mean wind
+        const l = Math.min(3, skeleton.branchLevel[b]);
+        byLevel[l] += tw.airDamping(b, U);
+        count[l]++;
+      }
+      for (let l = 0; l < 4; l++) expect(tw.levelAirDamping(l, U)).toBeCloseTo(byLevel[l] / count[l], 12);
+      // A leafy twig's drag is large beside its mass; the trunk's is not.
+      expect(tw.levelAirDamping(3, U)).toBeGreaterThan(tw.levelAirDamping(0, U));
+      const literal = twin(skeleton, { literal: true });
+      for (let b = 0; b < skeleton.branchCount; b++) expect(literal.airDamping(b, U)).toBe(0);
+    });
+
+    it("the textures are built with the structural ζ plus the air's at their mean wind speed", () => {
+      const tw = twin();
+      const w = wind({ speed: 16, turbulence: 0.3 });
+      tw.update(0.1, w);
+      for (let k = 0; k < 20 && tw.pendingTextures > 0; k++) tw.update(0.1 + 0.01 * k, w);
+      expect(tw.pendingTextures).toBe(0);
+      expect(tw.textureMeanSpeed).toBeGreaterThan(1);
+      for (let l = 0; l < 4; l++) {
+        expect(tw.slotDamping[l]).toBeCloseTo(tw.levelDamping(l) + tw.levelAirDamping(l, tw.textureMeanSpeed), 12);
+        expect(tw.slotDamping[l]).toBeGreaterThan(tw.levelDamping(l));
+      }
+    });
+  });
+
   describe("per-branch edits (Fig. 11)", () => {
     it("a branch's stiffness changes only its own texels", () => {
       const tw = twin();
@@ -449,7 +491,9 @@ describe("spectral-beam twin (Habel 2009)", () => {
       expect(changedBranches(before, tw.branchData, skeleton.branchCount)).toEqual([b]);
       expect(slot(b)).toBeGreaterThanOrEqual(4);
       expect(tw.atlasVersion).toBeGreaterThan(atlasVersion);
-      expect(tw.slotDamping[slot(b)]).toBeCloseTo(0.05, 12);
+      // Its own structural ζ, plus the air's at the textures' mean wind (calibrated).
+      expect(tw.branchInfo(b).airDampingRatio).toBeGreaterThan(0);
+      expect(tw.slotDamping[slot(b)]).toBeCloseTo(0.05 + tw.airDamping(b, tw.textureMeanSpeed), 12);
       expect(tw.branchInfo(b)).toMatchObject({ ownDamping: true, dampingRatio: 0.05 });
 
       const owners = [b, 1, 2, 3];
@@ -702,7 +746,7 @@ describe("spectral-beam twin (Habel 2009)", () => {
       // The shared damping (0.5) is the first mode's ζ, dampingRatio(0.5) = 0.1: the trunk's is that
       // times damping0; the other levels keep their own.
       const zeta = level === 0 ? dampingRatio(tw.parameters.damping) * value : value;
-      expect(tw.slotDamping[level]).toBeCloseTo(zeta, 12);
+      expect(tw.slotDamping[level]).toBeCloseTo(zeta + tw.levelAirDamping(level, tw.textureMeanSpeed), 12);
       expect(tw.levelDamping(level)).toBeCloseTo(zeta, 12);
       for (let l = 0; l < 4; l++) if (l !== level) expect(tw.slotDamping[l]).toBe(before[l]);
     });
@@ -710,8 +754,8 @@ describe("spectral-beam twin (Habel 2009)", () => {
     it("dragging the damping slider (the first mode's ζ) rebuilds the trunk's texture and reshapes the motion without a hitch", () => {
       const { tw, pending, dragged, natural } = drag(100);
       expect(tw.parameters.damping).toBe(0.9);
-      expect(tw.slotDamping[0]).toBeCloseTo(tw.levelDamping(0), 12);
-      expect(tw.slotDamping[3]).toBeCloseTo(tw.levelDamping(3), 12);
+      expect(tw.slotDamping[0]).toBeCloseTo(tw.levelDamping(0) + tw.levelAirDamping(0, tw.textureMeanSpeed), 12);
+      expect(tw.slotDamping[3]).toBeCloseTo(tw.levelDamping(3) + tw.levelAirDamping(3, tw.textureMeanSpeed), 12);
       expect(pending).toHaveLength(20);
       expect(pending.every((n) => n === 1)).toBe(true); // the trunk's texture, each time (the other levels keep their own ζ)
       expect(tw.pendingTextures).toBe(0);
