@@ -68,6 +68,7 @@ export class ModalAnimator implements Animator<ModalParams> {
     // The basis holds the most modes the slider offers only when asked: more modes later re-solve.
     const basis = modalBasis(s, material, Math.round(this.params.modes));
     this.dyn = new ModalDynamics(s, material, basis, basis.count, dampingRatio(this.params.damping));
+    this.dyn.staticCorrection = this.params.staticCorrection;
     this.twin = new ModalTwin(s);
     this.tips = new Float32Array(3 * s.branchCount);
     this.nodeTexture = createNodeTexture(this.twin, ctx.scene);
@@ -126,10 +127,14 @@ export class ModalAnimator implements Animator<ModalParams> {
         const material = this.ctx.material ?? defaultMaterial();
         const basis = modalBasis(this.ctx.tree.skeleton, material, count);
         this.dyn = new ModalDynamics(this.ctx.tree.skeleton, material, basis, count, dampingRatio(this.params.damping));
+        this.dyn.staticCorrection = this.params.staticCorrection;
         this.place();
       } else {
         this.dynamics.setModeCount(count);
       }
+    }
+    if (this.params.staticCorrection !== this.dynamics.staticCorrection) this.dynamics.setStaticCorrection(this.params.staticCorrection);
+    if (count !== Math.round(before.modes) || this.params.staticCorrection !== before.staticCorrection) {
       this.dynamics.composeNodes();
       this.twin.setDisplacements(this.dynamics.nodeDisplacement);
       this.nodeTexture.update(this.twin.nodeData);
