@@ -7,7 +7,9 @@
  *  - d = (cos θ, 0, sin θ): the way the wind blows (θ = direction, 0 toward +x, 90 toward +z);
  *    perp = (-d.z, 0, d.x), up = +y.
  *  - factor(t) = modulation(t) × (1 + gust(t)): modulation is smooth seeded value noise around 1
- *    (periods of tens of seconds, depth ±20%); gust(t) is the envelope of seeded gust events
+ *    (periods of tens of seconds, depth ±20% at the default turbulence 0.35 and above, in
+ *    proportion below it: the slow swings of the mean are the turbulence's lowest frequencies, so
+ *    turbulence 0 is a steady wind, the one the reference solver and the calibration assume); gust(t) is the envelope of seeded gust events
  *    (rise, hold, fall), peak proportional to the `gust` setting. factor does not depend on speed.
  *  - strength(t) = speed × factor(t), the horizontal mean wind; verticalStrength(t) = vertical ×
  *    factor(t), the vertical mean wind (updraft > 0): the mean wind is the 3D vector
@@ -51,9 +53,17 @@
  *  may upload advection modulo width × cellSize (same field, by wrap-around) to keep float32 precision.
  */
 import { defaultsOf, numberParam, validatePatch, type ParamSpec } from "../math/params";
-import { gustEnvelope, gustEvents, slowModulation, type GustEvent } from "./gusts";
+import { MODULATION_DEPTH, gustEnvelope, gustEvents, slowModulation, type GustEvent } from "./gusts";
 import type { WindPrimitive } from "./primitives";
 import { cachedTurbulence, TURBULENCE_CELL, TURBULENCE_HEIGHT, TURBULENCE_WIDTH, windFromGpuState, type TurbulenceTexture, type WindGpuState } from "./turbulence";
+
+/** Turbulence at and above which the mean wind's slow modulation has its full depth (the default turbulence). */
+export const MODULATION_FULL_TURBULENCE = 0.35;
+
+/** The slow modulation's depth for a turbulence intensity: MODULATION_DEPTH from 0.35 up, in proportion below, 0 at 0. */
+export function modulationDepth(turbulence: number): number {
+  return MODULATION_DEPTH * Math.min(1, Math.max(0, turbulence) / MODULATION_FULL_TURBULENCE);
+}
 
 /** What a person sets. direction: the way the wind blows, degrees, 0 toward +x, 90 toward +z. */
 export type WindSettings = {
@@ -185,7 +195,7 @@ export class WindField {
     if (t === this.cacheT) return this.cacheFactor;
     const { gust, seed } = this.s;
     let f = 1 + gustEnvelope(seed, gust, t);
-    if (this.modulation) f *= slowModulation(seed, t);
+    if (this.modulation) f *= slowModulation(seed, t, modulationDepth(this.s.turbulence));
     this.cacheT = t;
     this.cacheFactor = f;
     return f;

@@ -1,4 +1,4 @@
-import { DEFAULT_WIND, WIND_PARAMS, WindField, type WindGpuState } from "../../app/wind/wind-field";
+import { DEFAULT_WIND, WIND_PARAMS, WindField, modulationDepth, type WindGpuState } from "../../app/wind/wind-field";
 import { GUST_FALL, GUST_HOLD, GUST_RISE, MODULATION_DEPTH, gustShape } from "../../app/wind/gusts";
 import { Blast, Vortex } from "../../app/wind/primitives";
 import { windFromGpuState } from "../../app/wind/turbulence";
@@ -171,8 +171,28 @@ describe("WindField: determinism and calm air", () => {
 });
 
 describe("WindField: strength, modulation and gusts", () => {
+  it("turbulence 0 is a steady wind: no slow modulation; it deepens in proportion up to the default turbulence", () => {
+    const steady = new WindField({ speed: 10, gust: 0, turbulence: 0 });
+    for (let k = 0; k < 600; k++) expect(steady.strength(k * 0.5)).toBe(10);
+    const swing = (turbulence: number) => {
+      const w = new WindField({ speed: 10, gust: 0, turbulence, seed: 4 });
+      let lo = Infinity, hi = -Infinity;
+      for (let k = 0; k < 6000; k++) {
+        const s = w.strength(k * 0.5);
+        lo = Math.min(lo, s);
+        hi = Math.max(hi, s);
+      }
+      return hi - lo;
+    };
+    const half = swing(0.175), full = swing(0.35), more = swing(0.8);
+    expect(half).toBeGreaterThan(0);
+    expect(half / full).toBeCloseTo(0.5, 6);
+    expect(more).toBeCloseTo(full, 9);
+    expect(modulationDepth(0.1)).toBeCloseTo(MODULATION_DEPTH * 0.1 / 0.35, 12);
+  });
+
   it("slow modulation stays within ±20%, varies slowly and averages to about 1", () => {
-    const w = new WindField({ speed: 10, gust: 0, turbulence: 0 });
+    const w = new WindField({ speed: 10, gust: 0, turbulence: 0.35 });
     let lo = Infinity, hi = -Infinity, sum = 0, maxStep = 0;
     const n = 36000;
     let prev = w.strength(0);
