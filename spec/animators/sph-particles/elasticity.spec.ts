@@ -1,0 +1,79 @@
+/**
+ * Akagi and Kitajima §2, "Interaction models for branches and leaves": springs along the links
+ * (eq. 4), the restoring force carried by eq. 5's quaternion (eq. 6) and the shear force (eqs.
+ * 7-8), stepped implicitly.
+ */
+import { AXIS, buildParticleTree, type ParticleTree } from "../../../app/animators/sph-particles/particle-tree";
+import { ElasticSolver } from "../../../app/animators/sph-particles/elasticity";
+import { horizontalBranch, smallTree } from "./fixtures";
+
+const E = 8.6e9;
+
+/** Index of the bone particle on branch 0 nearest to x. */
+function boneAt(tree: ParticleTree, x: number): number {
+  let best = -1, d = Infinity;
+  for (let i = 0; i < tree.count; i++) if (tree.type[i] === 0 && tree.branch[i] === 0 && Math.abs(tree.restPosition[3 * i] - x) < d) { d = Math.abs(tree.restPosition[3 * i] - x); best = i; }
+  return best;
+}
+
+describe("elasticity", () => {
+  it.each([0.01, 1 / 60])("bends a single branch toward a steady load as beam theory says and lets it return to rest (dt %f s)", (dt) => {
+    const r = 0.02, L = 1, P = 10;
+    const tree = buildParticleTree(horizontalBranch(L, r));
+    const solver = new ElasticSolver(tree);
+    const x = Float64Array.from(tree.restPosition), v = new Float64Array(x.length), load = new Float64Array(x.length);
+    const tip = boneAt(tree, L);
+    load[3 * tip + 2] = P; // across the branch, horizontally (+z)
+    for (let t = 0; t < 1; t += dt) solver.step(x, v, load, dt);
+    const d = [0, 1, 2].map((a) => x[3 * tip + a] - tree.restPosition[3 * tip + a]);
+    const beam = (P * L ** 3) / (3 * E * (Math.PI * r ** 4) / 4);
+    load.fill(0);
+    for (let t = 0; t < 2; t += dt) solver.step(x, v, load, dt);
+    const back = Math.hypot(...[0, 1, 2].map((a) => x[3 * tip + a] - tree.restPosition[3 * tip + a]));
+    console.log(`dt ${dt.toFixed(4)}: tip moved (${d.map((a) => (1000 * a).toFixed(3)).join(", ")}) mm under ${P} N (beam theory ${(1000 * beam).toFixed(3)} mm across); ${(1000 * back).toExponential(2)} mm off rest 2 s after`);
+    expect(d[2]).toBeGreaterThan(0.9 * beam); // toward the load, as far as the beam within 15 %
+    expect(d[2]).toBeLessThan(1.15 * beam);
+    expect(Math.abs(d[1])).toBeLessThan(0.05 * d[2]);
+    expect(back).toBeLessThan(0.01 * d[2]);
+  });
+
+  it("costs no internal force for a rigid rotation of the whole particle tree (and much for a bend)", () => {
+    const tree = buildParticleTree(smallTree());
+    const solver = new ElasticSolver(tree);
+    const axis = [1, 2, 3].map((a) => a / Math.hypot(1, 2, 3)), th = 0.7, c = Math.cos(th), s = Math.sin(th);
+    const x = new Float64Array(tree.restPosition.length);
+    for (let i = 0; i < tree.count; i++) {
+      const p = [0, 1, 2].map((a) => tree.restPosition[3 * i + a]);
+      const k = axis[0] * p[0] + axis[1] * p[1] + axis[2] * p[2];
+      const cr = [axis[1] * p[2] - axis[2] * p[1], axis[2] * p[0] - axis[0] * p[2], axis[0] * p[1] - axis[1] * p[0]];
+      for (let a = 0; a < 3; a++) x[3 * i + a] = p[a] * c + cr[a] * s + axis[a] * k * (1 - c) + [3, -1, 2][a]; // Rodrigues, then a shift
+    }
+    const f = new Float64Array(x.length);
+    solver.addForces(x, f);
+    const largest = (g: Float64Array) => Math.max(...Array.from({ length: tree.count }, (_, i) => Math.hypot(g[3 * i], g[3 * i + 1], g[3 * i + 2])));
+    // The scale: the force of the stiffest link stretched by a micrometre.
+    const scale = Math.max(...tree.stiffness) * 1e-6;
+    const rigid = largest(f);
+    // A control: the rest shape with one particle of the twig moved 1 mm.
+    const bent = Float64Array.from(tree.restPosition);
+    bent[3 * (tree.leafParticle[0] - 1)] += 1e-3;
+    const g = new Float64Array(x.length);
+    solver.addForces(bent, g);
+    console.log(`rigid rotation: largest internal force ${rigid.toExponential(2)} N (${(rigid / scale).toExponential(2)} of a 1 µm stretch of the stiffest link); a 1 mm nudge: ${largest(g).toExponential(2)} N`);
+    expect(rigid).toBeLessThan(1e-4 * scale);
+    expect(rigid).toBeLessThan(1e-9 * largest(g));
+  });
+
+  it("keeps the default tree still under no load and refuses a bad step", () => {
+    const tree = buildParticleTree(smallTree());
+    const solver = new ElasticSolver(tree);
+    const x = Float64Array.from(tree.restPosition), v = new Float64Array(x.length);
+    for (let k = 0; k < 10; k++) solver.step(x, v, new Float64Array(x.length), 0.01);
+    let moved = 0;
+    for (let i = 0; i < x.length; i++) moved = Math.max(moved, Math.abs(x[i] - tree.restPosition[i]));
+    expect(moved).toBeLessThan(1e-9);
+    expect(Array.from(tree.linkKind).filter((k) => k === AXIS).length).toBeGreaterThan(10);
+    expect(() => solver.step(x, v, new Float64Array(x.length), 0.2)).toThrow(/\(0, 0\.05\]/);
+    expect(() => new ElasticSolver(tree, { stiffnessDamping: -1 })).toThrow(RangeError);
+  });
+});
