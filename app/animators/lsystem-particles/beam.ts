@@ -83,8 +83,18 @@ export function subtreeTorques(t: RodTree, mass: Float64Array, C: Float64Array, 
  * Condensation. A rod's world direction is the sum of the bends of every joint from the root to it.
  * For the load of a steady wind at rest (along x and along z, per unit speed²: the load's shape does
  * not change with the speed), the beam's chord rotation of every rod follows from the joints'
- * stiffness with the bending moment linear along each rod (M_b at its base, M_t at its tip):
- * Φ_i = Σ_ancestors (M_b + M_t) / (2 K_j) + (M_b / 3 + M_t / 6) / K_i. The rod's world-fixed spring
+ * stiffness with the bending moment along each rod: linear from what lies beyond its tip (M_b at
+ * its base, M_t at its tip) plus the parabola of its own distributed drag (M_o = b × F_own / 2 at
+ * its base, (1 - s/L)² along it; the dynamics lump that drag half at each end, which gives the
+ * same base moment but, taken as linear, bends a rod of one or two segments too far). With
+ * B_k = ∫₀ᴸ (L - s)^k / E I(s) ds over the tapered section (a rod whose radius halves along it
+ * is far more flexible near its tip, where the moment is small: one ∫ ds / I for every moment
+ * shape bent the few-segment branches of the barron and sympodial trees up to 15 % too far),
+ * the rod's chord rotation and end rotation are
+ *   Φ_i = Φ_end(parent) + [M_t B1 + (M_b - M_o - M_t) B2 / L + M_o B3 / L²] / L,
+ *   Φ_end(i) = Φ_end(parent) + M_t B0 + (M_b - M_o - M_t) B1 / L + M_o B2 / L²
+ * (for a uniform rod, K = E I / L: (M_b' / 3 + M_t / 6 + M_o / 4) / K and ((M_b' + M_t) / 2 + M_o / 3) / K
+ * with M_b' = M_b - M_o). The rod's world-fixed spring
  * turns it by Φ's part along the moment M_b it feels, over both winds (the parts across the rod,
  * which alone turn it): K_abs = Σ |M_b⊥|² / Σ M_b⊥ · Φ⊥, at most the joint's own K (which it is
  * where that is not positive); k_s = K_abs / L². In a steady wind the chain of rods then lies on the
@@ -95,6 +105,26 @@ export function subtreeTorques(t: RodTree, mass: Float64Array, C: Float64Array, 
  * shape near the first mode's, as a cantilever's static deflection is (3.53 against 3.516 for β₁²).
  * Every rod's inertia is then I = K_abs / ω_R².
  */
+/**
+ * B_k = ∫₀ᴸ (L - s)^k / (E I(s)) ds for k = 0..3, I = π r⁴ / 4 with r linear from ra to rb, into
+ * out[0..3]: 8-point Gauss-Legendre (the integrand is smooth; exact for a uniform rod up to k = 3).
+ */
+export function rodFlexibilities(ra: number, rb: number, L: number, E: number, out: Float64Array): void {
+  out[0] = out[1] = out[2] = out[3] = 0;
+  for (let g = 0; g < GL_X.length; g++) {
+    const x = 0.5 * (GL_X[g] + 1), w = 0.5 * GL_W[g] * L;
+    const r = ra + (rb - ra) * x, flex = w / (E * 0.25 * PI * r * r * r * r), d = L * (1 - x);
+    out[0] += flex;
+    out[1] += flex * d;
+    out[2] += flex * d * d;
+    out[3] += flex * d * d * d;
+  }
+}
+
+/** 8-point Gauss-Legendre on [-1, 1]. */
+const GL_X = [-0.9602898564975363, -0.7966664774136267, -0.525532409916329, -0.1834346424956498, 0.1834346424956498, 0.525532409916329, 0.7966664774136267, 0.9602898564975363];
+const GL_W = [0.1012285362903763, 0.2223810344533745, 0.3137066458778873, 0.362683783378362, 0.362683783378362, 0.3137066458778873, 0.2223810344533745, 0.1012285362903763];
+
 export function calibratedRods(t: RodTree, material: PhysicalMaterial, stiffness: number, gravity: number, r: RodConstants): number {
   const n = t.count, par = t.parent, rest = t.rest, rho = material.woodDensity, E = material.youngModulus;
   const jointK = new Float64Array(n), subMass = new Float64Array(n), com = new Float64Array(3 * n);
@@ -117,7 +147,12 @@ export function calibratedRods(t: RodTree, material: PhysicalMaterial, stiffness
   // Condensation and Rayleigh's quotient over the two steady winds.
   const W = new Float64Array(3 * n), tq = new Float64Array(3 * n), F = new Float64Array(3 * n), Mt = new Float64Array(3 * n);
   const phiEnd = new Float64Array(3 * n), u = new Float64Array(3 * n), num = new Float64Array(n), den = new Float64Array(n);
-  const sc = new Float64Array(3), phi = new Float64Array(3), mb = new Float64Array(3);
+  const own = new Float64Array(3 * n), flexB = new Float64Array(4 * n), fb = new Float64Array(4);
+  for (let i = 1; i < n; i++) {
+    rodFlexibilities(t.baseRadius[i], t.radius[i], t.length[i], E, fb);
+    flexB.set(fb, 4 * i);
+  }
+  const sc = new Float64Array(3), phi = new Float64Array(3), mb = new Float64Array(3), mo = new Float64Array(3);
   let rayleigh = Infinity;
   for (let dir = 0; dir < 2; dir++) {
     const ux = dir === 0 ? 1 : 0, uz = dir === 0 ? 0 : 1;
@@ -129,6 +164,7 @@ export function calibratedRods(t: RodTree, material: PhysicalMaterial, stiffness
       for (let c = 0; c < 3; c++) {
         W[o + c] += 0.5 * sc[c];
         W[q + c] += 0.5 * sc[c];
+        own[o + c] = sc[c];
       }
       leafDrag(material, ux, 0, uz, sc, 0);
       for (let c = 0; c < 3; c++) W[o + c] += t.leaves[i] * sc[c];
@@ -138,13 +174,18 @@ export function calibratedRods(t: RodTree, material: PhysicalMaterial, stiffness
     u.fill(0);
     let work = 0, kinetic = 0;
     for (let i = 1; i < n; i++) {
-      const o = 3 * i, q = 3 * par[i], K = jointK[i];
+      const o = 3 * i, q = 3 * par[i];
       const bx = rest[o] - rest[q], by = rest[o + 1] - rest[q + 1], bz = rest[o + 2] - rest[q + 2];
       const b2 = bx * bx + by * by + bz * bz;
+      // M_o = b × F_own / 2: the own drag's part of the base moment (its parabola).
+      const fx = own[o], fy = own[o + 1], fz = own[o + 2];
+      mo[0] = 0.5 * (by * fz - bz * fy); mo[1] = 0.5 * (bz * fx - bx * fz); mo[2] = 0.5 * (bx * fy - by * fx);
+      const L = t.length[i], B0 = flexB[4 * i], B1 = flexB[4 * i + 1], B2 = flexB[4 * i + 2], B3 = flexB[4 * i + 3];
       for (let c = 0; c < 3; c++) {
         mb[c] = tq[o + c];
-        phi[c] = phiEnd[q + c] + (mb[c] / 3 + Mt[o + c] / 6) / K;
-        phiEnd[o + c] = phiEnd[q + c] + (mb[c] + Mt[o + c]) / (2 * K);
+        const mt = Mt[o + c], slope = mb[c] - mo[c] - mt;
+        phi[c] = phiEnd[q + c] + (mt * B1 + (slope * B2) / L + (mo[c] * B3) / (L * L)) / L;
+        phiEnd[o + c] = phiEnd[q + c] + mt * B0 + (slope * B1) / L + (mo[c] * B2) / (L * L);
       }
       // Rayleigh: the rod's end moves by u_p + Φ × b; work F · u, kinetic M (|u_a|² + u_a · u_b + |u_b|²) / 3.
       u[o] = u[q] + phi[1] * bz - phi[2] * by;

@@ -12,6 +12,8 @@ import { defaultMaterial, type PhysicalMaterial } from "../../../app/physics/mat
 import { dampingRatio } from "../../../app/physics/damping";
 import { freeMotionOf } from "../../../app/physics/calibration";
 import { branchDragPerLength } from "../../../app/wind/drag";
+import { rodFlexibilities } from "../../../app/animators/lsystem-particles/beam";
+import { taperIntegrals } from "../../../app/animators/spectral-beam/wind-load";
 
 /** An upright straight rod of n equal rods, total length `height`, radius r everywhere; no leaves. `dir` (unit) its direction. */
 function chain(n: number, height: number, r: number, dir: [number, number, number] = [0, 1, 0]): ParticleTree {
@@ -128,5 +130,24 @@ describe("calibrated: the drag on the rods (wind/drag.ts)", () => {
     sim.update(1 / 60);
     const extra = sim.dynamics.windForce[6] - bare.dynamics.windForce[6];
     expect(extra).toBeCloseTo(20 * 0.5 * m.airDensity * m.leafDragArea * speed * speed, 6);
+  });
+});
+
+describe("a rod's flexibilities over its tapered section", () => {
+  it("B_k = ∫ (L - s)^k / E I(s) ds: L^(k+1) / ((k + 1) E I) for a uniform rod, the tapered beam's closed forms for a radius halving along it", () => {
+    const E = 9e9, L = 0.8, r = 0.02, I = (Math.PI * r ** 4) / 4, out = new Float64Array(4);
+    rodFlexibilities(r, r, L, E, out);
+    for (let k = 0; k < 4; k++) expect(out[k] / (L ** (k + 1) / ((k + 1) * E * I))).toBeCloseTo(1, 10);
+    const ra = 0.03, rb = 0.015;
+    rodFlexibilities(ra, rb, L, E, out);
+    const j = new Float64Array(2);
+    taperIntegrals(L, ra, rb, L, j); // J0 = ∫ (L - s) / I, J1 = ∫ s (L - s) / I (spectral-beam's closed forms)
+    const B0 = (4 * L * (1 / ra ** 3 - 1 / rb ** 3)) / (3 * Math.PI * (rb - ra)) / E;
+    expect(out[0] / B0).toBeCloseTo(1, 6);
+    expect(out[1] / (j[0] / E)).toBeCloseTo(1, 6);
+    expect(out[2] / ((L * j[0] - j[1]) / E)).toBeCloseTo(1, 6);
+    // The taper puts the flexibility near the tip: a tip force bends the chord less than one
+    // ∫ ds / I for every moment shape says (B2 / L² against B0 / 3).
+    expect(out[2] / (L * L)).toBeLessThan(0.6 * (out[0] / 3));
   });
 });
