@@ -60,10 +60,12 @@ export const MIN_SPACING = 0.02, MAX_SPACING = 2;
  */
 export const SHEAR_STIFFNESS = 1;
 /**
- * The cross-section's links (ring and spokes) break at this multiple of the rupture strain: green
- * oak's tension across the grain, 5.5 MPa over E / 20, is about twice its strain at rupture along it.
+ * The cross-section's links (ring and spokes) hold its shape and do not break: wood fails along the
+ * grain (the axial, ring-axial and diagonal links), and on a twig of a few millimetres the ring
+ * takes the reactions of eq. 6's terms of its leaves amplified by (leaf distance / radius), which
+ * tore twigs' rings at 20 m/s when they had the wood's limits.
  */
-export const TRANSVERSE_STRAIN = 2;
+const SHAPE_LIMIT = Infinity;
 /** Most ring particles around one bone particle. */
 export const MAX_RING = 24;
 
@@ -76,7 +78,7 @@ export interface ParticleTreeSettings {
   ruptureStrain: number;
   /** Per-level scaling of the limits: level l's ε is ruptureStrain × levelScale^l. */
   levelScale: number;
-  /** Pull that tears a leaf off its twig, N. */
+  /** Pull that tears a leaf off its twig, N (default 1.2: a leaf of drag area 0.004 m² goes in a steady 22 m/s). */
   leafHold: number;
   /** A leaf's sway frequency about its petiole, Hz (eq. 6's stiffness for leaves). */
   leafFrequency: number;
@@ -85,7 +87,7 @@ export interface ParticleTreeSettings {
 export const DEFAULT_RUPTURE_STRAIN = 57e6 / 8.6e9;
 
 export function defaultTreeSettings(): ParticleTreeSettings {
-  return { spacing: 0.1, material: defaultMaterial(), ruptureStrain: DEFAULT_RUPTURE_STRAIN, levelScale: 1, leafHold: 2, leafFrequency: 3 };
+  return { spacing: 0.1, material: defaultMaterial(), ruptureStrain: DEFAULT_RUPTURE_STRAIN, levelScale: 1, leafHold: 1.2, leafFrequency: 3 };
 }
 
 export interface ParticleTree {
@@ -225,7 +227,7 @@ export function buildParticleTree(s: TreeSkeleton, settings: Partial<ParticleTre
   const addLink = (a: number, b: number, kind: number, area: number, modulus: number, eps: number): number => {
     const L = max(dist(a, b), 1e-4);
     lA.push(a); lB.push(b); lKind.push(kind); lRest.push(L); lK.push((modulus * area) / L);
-    lE.push(1 + eps); lC.push(max(0.05, 1 - eps)); lAround.push(-1);
+    lE.push(1 + eps); lC.push(eps === Infinity ? 0 : max(0.05, 1 - eps)); lAround.push(-1);
     return lA.length - 1;
   };
   const epsOf = (b: number) => set.ruptureStrain * set.levelScale ** s.branchLevel[b];
@@ -309,8 +311,8 @@ export function buildParticleTree(s: TreeSkeleton, settings: Partial<ParticleTre
       const ET = E / 20, G = E / 16;
       const rs = ringStart[bone];
       for (let a = 0; a < nRing; a++) {
-        addLink(rs + a, rs + ((a + 1) % nRing), RING, share * 0.5 * r, ET, TRANSVERSE_STRAIN * eps);
-        const spoke = addLink(rs + a, bone, SPOKE, share * chord, ET, TRANSVERSE_STRAIN * eps);
+        addLink(rs + a, rs + ((a + 1) % nRing), RING, share * 0.5 * r, ET, SHAPE_LIMIT);
+        const spoke = addLink(rs + a, bone, SPOKE, share * chord, ET, SHAPE_LIMIT);
         if (k > 0) {
           sh[0].push(rs + a); sh[1].push(bone); sh[2].push(spoke); sh[3].push(-1);
           sh[4].push((SHEAR_STIFFNESS * E * A) / (4 * nRing * seg));

@@ -19,7 +19,7 @@ export function horizontalBranch(length = 1, radius = 0.02): TreeSkeleton {
 }
 
 /** A 2 m trunk, a 1 m limb from its middle, a twig off the limb, leaves on limb and twig. */
-export function smallTree(trunkRadius = 0.08, twigRadius = 0.004): TreeSkeleton {
+export function smallTree(trunkRadius = 0.08, twigRadius = 0.002): TreeSkeleton {
   const b = new SkeletonBuilder();
   const t = b.addBranch(-1, 0);
   for (let i = 0; i <= 4; i++) b.addNode(t, 0, 0.5 * i, 0, trunkRadius * (1 - 0.15 * i));
