@@ -138,6 +138,9 @@ export class SphWind {
   private readonly cellStart: Int32Array;
   private readonly sorted: Int32Array;
   private readonly cellNext: Int32Array;
+  /** Each wind particle's neighbours this substep: (j, dx, dy, dz) from nbrStart[i] on. */
+  private nbr: Float64Array;
+  private readonly nbrStart: Int32Array;
   private readonly around: Int32Array;
   private readonly inBox: Uint8Array;
   private readonly impulse: Float64Array;
@@ -175,6 +178,8 @@ export class SphWind {
     this.cellStart = new Int32Array(nc + 1);
     this.sorted = new Int32Array(this.cap);
     this.cellNext = new Int32Array(nc);
+    this.nbr = new Float64Array(4 * 48 * n);
+    this.nbrStart = new Int32Array(n + 1);
     this.inBox = new Uint8Array(treeCapacity);
     this.impulse = new Float64Array(3 * treeCapacity);
     this.damp = new Float64Array(treeCapacity);
@@ -225,8 +230,7 @@ export class SphWind {
     const n = this.count, st = this.settings, v = this.velocity;
     const nt = tree ? tree.count : 0;
     if (nt > this.cap - n) throw new RangeError(`the tree has ${nt} particles; this wind was made for at most ${this.cap - n}`);
-    const c3 = this.lo.map((l, a) => l + 0.5 * this.size[a]);
-    this.wind(c3[0], c3[1], c3[2], t, this.u, 0);
+    this.wind(this.lo[0] + 0.5 * this.size[0], this.lo[1] + 0.5 * this.size[1], this.lo[2] + 0.5 * this.size[2], t, this.u, 0);
     let umax = sqrt(this.u[0] ** 2 + this.u[1] ** 2 + this.u[2] ** 2);
     for (let i = 0; i < n; i++) umax = max(umax, sqrt(v[3 * i] ** 2 + v[3 * i + 1] ** 2 + v[3 * i + 2] ** 2));
     const c = max(st.soundSpeedMin, umax / st.mach);
@@ -273,55 +277,52 @@ export class SphWind {
     this.grid(nt);
     const h2 = this.h * this.h, h = this.h, [Lx, Ly, Lz] = this.size;
     const cellOf = this.cellOf, cellStart = this.cellStart, sorted = this.sorted, around = this.around;
-    // Eq. 1's density, for every particle in the box (wind and tree).
+    // Eq. 1's density of every wind particle (its neighbours, wind and tree, kept for the forces).
+    let list = this.nbr, count = 0;
+    const start = this.nbrStart;
     for (let i = 0; i < n; i++) {
       const ci = cellOf[i];
       const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
       let sum = 0;
+      start[i] = count;
       for (let k = 0; k < 27; k++) {
         const cj = around[27 * ci + k];
         for (let e = cellStart[cj]; e < cellStart[cj + 1]; e++) {
           const j = sorted[e];
           const dx = wrap(pos[3 * j] - xi, Lx), dy = wrap(pos[3 * j + 1] - yi, Ly), dz = wrap(pos[3 * j + 2] - zi, Lz);
           const r2 = dx * dx + dy * dy + dz * dz;
-          if (r2 < h2) {
-            const q = h2 - r2;
-            sum += mass[j] * q * q * q;
-          }
+          if (r2 >= h2) continue;
+          const q = h2 - r2;
+          sum += mass[j] * q * q * q;
+          if (j === i || r2 < 1e-18) continue;
+          if (4 * count + 4 > list.length) list = this.growNeighbours(4 * count);
+          list[4 * count] = j; list[4 * count + 1] = dx; list[4 * count + 2] = dy; list[4 * count + 3] = dz;
+          count++;
         }
       }
       rho[i] = max(1e-6, sum * this.poly6);
       p[i] = c2 * (rho[i] - rho0);
     }
+    start[n] = count;
     // Eqs. 2 and 3 on every wind particle; reactions onto the tree's.
     const acc = this.acc, imp = this.impulse, spiky = this.spiky, lap = this.viscLap;
-    acc.fill(0);
     for (let i = 0; i < n; i++) {
-      const ci = cellOf[i];
-      const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
       const ux = vel[3 * i], uy = vel[3 * i + 1], uz = vel[3 * i + 2];
       const mi = mass[i], ri = rho[i], pi = p[i];
       let fx = 0, fy = 0, fz = 0;
-      for (let k = 0; k < 27; k++) {
-        const cj = around[27 * ci + k];
-        for (let e = cellStart[cj]; e < cellStart[cj + 1]; e++) {
-          const j = sorted[e];
-          if (j === i) continue;
-          const dx = wrap(pos[3 * j] - xi, Lx), dy = wrap(pos[3 * j + 1] - yi, Ly), dz = wrap(pos[3 * j + 2] - zi, Lz);
-          const r2 = dx * dx + dy * dy + dz * dz;
-          if (r2 >= h2 || r2 < 1e-18) continue;
-          const r = sqrt(r2), w = h - r;
-          // A tree particle mirrors the wind particle's pressure and density (Akinci et al. 2012).
-          const tree = j >= n, rj = tree ? ri : rho[j], pj = tree ? pi : p[j];
-          const mm = (mi * mass[j]) / (ri * rj);
-          const kp = (0.5 * mm * (pi + pj) * spiky * w * w) / r; // eq. 3: F_i = -kp (x_j - x_i)
-          const kv = mu * mm * lap * w; // eq. 2: F_i = kv (u_j - u_i)
-          const gx = -kp * dx + kv * (vel[3 * j] - ux), gy = -kp * dy + kv * (vel[3 * j + 1] - uy), gz = -kp * dz + kv * (vel[3 * j + 2] - uz);
-          fx += gx; fy += gy; fz += gz;
-          if (tree) {
-            const b = j - n;
-            imp[3 * b] -= gx * ds; imp[3 * b + 1] -= gy * ds; imp[3 * b + 2] -= gz * ds;
-          }
+      for (let e = start[i]; e < start[i + 1]; e++) {
+        const j = list[4 * e], dx = list[4 * e + 1], dy = list[4 * e + 2], dz = list[4 * e + 3];
+        const r = sqrt(dx * dx + dy * dy + dz * dz), w = h - r;
+        // A tree particle mirrors the wind particle's pressure and density (Akinci et al. 2012).
+        const tree = j >= n, rj = tree ? ri : rho[j], pj = tree ? pi : p[j];
+        const mm = (mi * mass[j]) / (ri * rj);
+        const kp = (0.5 * mm * (pi + pj) * spiky * w * w) / r; // eq. 3: F_i = -kp (x_j - x_i)
+        const kv = mu * mm * lap * w; // eq. 2: F_i = kv (u_j - u_i)
+        const gx = -kp * dx + kv * (vel[3 * j] - ux), gy = -kp * dy + kv * (vel[3 * j + 1] - uy), gz = -kp * dz + kv * (vel[3 * j + 2] - uz);
+        fx += gx; fy += gy; fz += gz;
+        if (tree) {
+          const b = j - n;
+          imp[3 * b] -= gx * ds; imp[3 * b + 1] -= gy * ds; imp[3 * b + 2] -= gz * ds;
         }
       }
       acc[3 * i] = fx; acc[3 * i + 1] = fy; acc[3 * i + 2] = fz;
@@ -414,6 +415,14 @@ export class SphWind {
       }
       if (driven) this.wind(x[3 * i], x[3 * i + 1], x[3 * i + 2], t, v, 3 * i);
     }
+  }
+
+  /** Room for more neighbours (rare: a crowded box), keeping the first `used` entries. */
+  private growNeighbours(used: number): Float64Array {
+    const next = new Float64Array(2 * this.nbr.length);
+    next.set(this.nbr.subarray(0, used));
+    this.nbr = next;
+    return next;
   }
 
   /** Counting sort of the wind particles and the tree particles inside the box into the cells. Returns how many were sorted. */
