@@ -33,6 +33,11 @@
  * linear in the positions, its energy ½ G_b |target - V_i|² is invariant under rigid motions, and
  * its reactions on the parent station conserve momentum and angular momentum.
  *
+ * DEPARTURE (leaves). Table 2 gives a leaf only eq. 4's spring to its branch; on a spring alone a
+ * leaf swings freely about its petiole and hangs straight down. Each leaf also has an eq. 6 term
+ * in its bone's station frame, stiff enough for a sway of `leafFrequency` (3 Hz), so it keeps
+ * its rest direction; the petiole is stiff along itself (20 Hz) and tears at `leafHold` newtons.
+ *
  * Masses: the wood's volume (π r² times the station's share of the centre line) times the wood
  * density, shared equally by the bone particle and its ring; a leaf LEAF_AREAL_MASS per m².
  * Only `broken` changes after construction (breaking.ts).

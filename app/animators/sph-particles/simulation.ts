@@ -140,7 +140,7 @@ export class SphTreeSimulation {
       if (!tr.broken[tr.leafLink[l]]) continue;
       const i = tr.leafParticle[l];
       const f = sqrt(this.airForce[3 * i] ** 2 + this.airForce[3 * i + 1] ** 2 + this.airForce[3 * i + 2] ** 2);
-      this.leafAngle[l] += dt * this.leafRate[l] * (1 + f / max(1e-9, tr.mass[i] * 9.81));
+      this.leafAngle[l] += dt * this.leafRate[l] * (1 + f / max(1e-9, tr.mass[i] * max(g, 1)));
     }
     this.time = time + dt;
   }
