@@ -13,6 +13,8 @@ import { ViewLabels } from "./ui/view-labels";
 import { installGrammarFiles, type GrammarFiles } from "./ui/grammar-files";
 import type { GroveView } from "./animators/mass-spring/grove-view";
 import { compareGpuWithTwin } from "./animators/gpu-twin-check";
+import { LoadedMotion } from "./export/playback";
+import { tipNode } from "./tree/skeleton";
 import type { DeformShader } from "./animators/deform-shader";
 import type { TreeInstance } from "./animators/animator";
 import type { RenderMode } from "./sandbox/tree-view";
@@ -36,6 +38,7 @@ function debugHooks(sandbox: Sandbox, panel: Panel, files: GrammarFiles, labels:
     if (p && progressSeen[progressSeen.length - 1]?.text !== p.text) progressSeen.push(p);
   });
   const view = () => sandbox.views.firstTree;
+  let motion: LoadedMotion | null = null;
   return {
     /** What the compare views' labels say now (none for a single view). */
     viewLabels: () => labels.texts(),
@@ -139,6 +142,23 @@ function debugHooks(sandbox: Sandbox, panel: Panel, files: GrammarFiles, labels:
       const a = sandbox.views.animator as unknown as { deformShader?: DeformShader; tree?: TreeInstance } | null;
       if (!a?.deformShader || !a.tree) throw new Error(`gpuTwinCheck needs a method that deforms in the vertex shader; "${sandbox.views.provider.id}" does not`);
       return compareGpuWithTwin(sandbox.scene, [a.tree.bark, a.tree.leaves], a.deformShader, samples);
+    },
+    /**
+     * An exported motion (exportMotion()'s file) read back with Babylon's glTF loader: its bones,
+     * its clip's length and, at each of `times` (seconds), the positions of the bones on the tree's
+     * branch tips in probe()'s order (file coordinates, the sandbox's); then its clip plays beside
+     * the tree, moved by `offset` (world xyz, metres), until the next call (null: none).
+     */
+    async playMotion(file: Blob | null, times: number[] = [], offset: number[] = [0, 0, 0]) {
+      motion?.dispose();
+      motion = null;
+      if (!file) return null;
+      motion = await LoadedMotion.load(sandbox.scene, file);
+      const s = view()?.skeleton;
+      const tips = s ? Array.from({ length: s.branchCount }, (_, b) => tipNode(s, b)) : [];
+      const poses = times.map((t) => motion!.bonePositions(t, tips));
+      motion.play(offset);
+      return { bones: motion.bones, seconds: motion.seconds, clip: motion.clip, poses };
     },
     /** mass-spring's grove: the instanced trees' vertex shader against groveVertex, for grove tree `tree`. */
     async groveTwinCheck(samples: number, tree: number) {

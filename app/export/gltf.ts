@@ -98,6 +98,10 @@ function skinnedMesh(name: string, a: MeshArrays, scene: Scene, parent: Transfor
  */
 export async function writeSkinnedTree(engine: Engine, tree: TreeInstance, rig: BoneRig, name: string): Promise<Uint8Array> {
   const { GLTF2Export } = await import(/* webpackChunkName: "gltf-serializer" */ "@babylonjs/serializers/glTF/2.0/glTFSerializer");
+  // The serializer encodes textures to PNG through a pass effect whose vertex shader it does not
+  // import: without it in the shader store the effect is fetched from the server, never compiles,
+  // and the encoding fails.
+  await import(/* webpackChunkName: "gltf-serializer" */ "@babylonjs/core/Shaders/postprocess.vertex");
   const scene = new Scene(engine, { virtual: true });
   scene.useRightHandedSystem = true;
   try {

@@ -26,13 +26,14 @@ import type { WindSettings } from "../wind/wind-field";
 import type { SandboxChange } from "./events";
 import type { ActionInfo } from "./method-controls";
 import type { ModelInfo } from "./model-store";
+import type { ExportOptions, MotionExportResult } from "./motion-export";
 import type { PlotData } from "./tip-plot";
 import type { RenderMode } from "./tree-view";
 import type { TreeSource } from "./tree-source";
 import type { DisplaySettings } from "./url-state";
 import type { ViewInfo } from "./view-set";
 
-export type { CalibrationResult, PhysicalMaterial, ReferenceResult };
+export type { CalibrationResult, ExportOptions, MotionExportResult, PhysicalMaterial, ReferenceResult };
 export type { ActionInfo, DisplaySettings, ModelInfo, PlotData, RecordOptions, RecordResult, RenderMode, SandboxChange, TreeSource, TreeSummary, ViewInfo, WindSettings, WindTimeline };
 
 /** A parameter value as the API takes and returns it. */
@@ -88,6 +89,17 @@ export interface SandboxApi {
   stats(): SandboxStats;
   /** A video of the view: frame-exact (fps × seconds frames, the clock stepped) or real time. One at a time; refused (BusyError) while a model loads. */
   record(opts: RecordOptions): Promise<RecordResult>;
+  /**
+   * The motion as an animated glTF (GLB): the first view's tree (its own meshes and materials)
+   * skinned to one bone per skeleton node with the sandbox's per-vertex binding, and one clip
+   * ("wind") of its method's motion from the state on show, sampled frame-exact (seconds × fps + 1
+   * keys; the clock paused and stepped, then left there and resumed if it ran) in the wind as set.
+   * `loop`: the last second cross-fades into the first, so the last key equals the first.
+   * { seconds 0.5..600, fps 1..60 (default 30), format "glb", loop, download }; a RangeError names
+   * the range, or the 200 MB budget a clip would pass. Refused (BusyError) while a model loads, a
+   * video is recorded or another export runs; those are refused while it runs.
+   */
+  exportMotion(opts: ExportOptions): Promise<MotionExportResult>;
   /** A Beaufort preset (calm, light-breeze, fresh-breeze, strong-breeze, gale, storm); stops a timeline. */
   windPreset(id: string): void;
   /** Plays (validated), stops (null) or reads the wind timeline. */
@@ -193,6 +205,8 @@ export interface SandboxPanelApi extends SandboxApi {
   referenceProgress(): { text: string; fraction: number } | null;
   /** The last reference computed for the tree and material on show, or null. */
   latestReference(): ReferenceResult | null;
+  /** A motion export under way, or null. */
+  exportProgress(): { text: string; fraction: number } | null;
   /** A calibration under way, or null. */
   calibrationProgress(): { text: string; fraction: number } | null;
   /** The last calibration of the tree and material on show, or null. */

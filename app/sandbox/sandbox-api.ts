@@ -19,6 +19,7 @@ import type { MethodInfo, SandboxPanelApi, SandboxStats } from "./api";
 import type { FixedClock } from "./clock";
 import { messageOf, type SandboxEvents } from "./events";
 import type { MethodControls } from "./method-controls";
+import type { ExportOptions, MotionExportControl } from "./motion-export";
 import type { PhysicsControl } from "./physics-control";
 import type { CalibrationControl, CalibrationOptions } from "./calibration-control";
 import type { ReferenceControl, ReferenceOptions } from "./reference-control";
@@ -46,6 +47,7 @@ export interface ApiHost {
   readonly physics: PhysicsControl;
   readonly reference: ReferenceControl;
   readonly calibration: CalibrationControl;
+  readonly motionExport: MotionExportControl;
   readonly isPaused: boolean;
   computeReference(opts?: ReferenceOptions): Promise<ReferenceResult>;
   pause(): void;
@@ -94,6 +96,7 @@ export function sandboxApi(h: ApiHost, ready: Promise<void>): SandboxPanelApi {
   /** The long work under way that the tree and the methods must not change under, and when it is over; null when none. */
   const underWay = (): { what: string; wait: string } | null => {
     if (h.videoRecorder?.recording) return { what: "a video is being recorded", wait: "wait for the record() under way to resolve (the progress line above the view)" };
+    if (h.motionExport.exporting) return { what: "the motion is being exported", wait: "wait for the exportMotion() under way to resolve (the Export section's progress bar)" };
     if (trees.models.importing) {
       const p = trees.models.progress();
       return { what: `a model is loading${p ? ` (${p.text}, ${percent(p.fraction)})` : ""}`, wait: "wait for the loadTree() under way to resolve (loadProgress() says how far it is)" };
@@ -168,6 +171,10 @@ export function sandboxApi(h: ApiHost, ready: Promise<void>): SandboxPanelApi {
       idle("record()", "record (one video at a time, of the tree and methods on show)");
       return h.record(opts);
     }, "Recording failed: "),
+    exportMotion: shown(async (opts: ExportOptions) => {
+      idle("exportMotion()", "export (one at a time, of the tree and method on show)");
+      return h.motionExport.run(opts);
+    }, "Export failed: "),
     windPreset: shown((id: string) => wind.setPreset(id)),
     windTimeline: shown((tl) => {
       if (tl !== undefined) wind.setTimeline(tl, h.clock.time);
@@ -232,6 +239,7 @@ export function sandboxApi(h: ApiHost, ready: Promise<void>): SandboxPanelApi {
     plotData: () => h.tipPlot.data(views.list.map((v) => ({ id: v.provider.id, animator: v.animator })), h.clock.dt),
     referenceProgress: () => h.reference.progress(),
     latestReference: () => h.reference.latest(),
+    exportProgress: () => h.motionExport.progress(),
     calibrationProgress: () => h.calibration.progress(),
     latestCalibration: () => h.calibration.latest(),
     time: () => h.clock.time,

@@ -33,6 +33,7 @@ import { CalibrationControl, type OffscreenSandbox } from "./calibration-control
 import { canvasNotice, ContextLossBehavior } from "./context-loss";
 import { messageOf, SandboxEvents } from "./events";
 import { MethodControls } from "./method-controls";
+import { MotionExportControl } from "./motion-export";
 import { PhysicsControl } from "./physics-control";
 import { PointerCameraBehavior } from "./pointer-camera";
 import { inlineRunner, ReferenceControl, type ReferenceRunner } from "./reference-control";
@@ -64,6 +65,7 @@ export class Sandbox {
   readonly physics: PhysicsControl;
   readonly reference: ReferenceControl;
   readonly calibration: CalibrationControl;
+  readonly motionExport: MotionExportControl;
   readonly urlSync: UrlSync;
   /** Counts the trees built, so a reference result is known to be for the tree on show. */
   private treeVersion = 0;
@@ -138,6 +140,7 @@ export class Sandbox {
       tree: () => (this.trees.tree ? { skeleton: this.trees.tree.skeleton, name: this.trees.fileName, material: this.physics.get(), version: this.treeVersion } : null),
       runReference,
     }, changed);
+    this.motionExport = new MotionExportControl({ engine, dt: this.clock.dt, shown: () => this.views.list[0] ?? null, treeName: () => this.trees.name === CUSTOM_TREE ? this.trees.fileName : this.trees.name, advance: (n) => { for (let i = 0; i < n; i++) this.advance(); }, paused: () => this.paused, pause: () => this.pause(), resume: () => this.resume() }, changed);
   }
 
   /** A sandbox with no canvas (NullEngine) showing this one's tree and material, stepped by hand: calibration's. */

@@ -17,6 +17,7 @@ import type { SandboxChange, SandboxPanelApi } from "../sandbox/api";
 import type { Plots } from "./plots";
 import { branchSection } from "./sections/branch-section";
 import { calibrationSection } from "./sections/calibration-section";
+import { exportSection } from "./sections/export-section";
 import { methodSection } from "./sections/method-section";
 import { paramsSection } from "./sections/params-section";
 import { physicsSection } from "./sections/physics-section";
@@ -115,6 +116,7 @@ export class Panel {
     section((s) => paramsSection(sandbox, s));
     section((s) => viewSection(sandbox, s));
     section((s) => videoSection(sandbox, s));
+    section((s) => exportSection(sandbox, s));
     section((s) => {
       const plots = s.toggle("view.plots", "Plots", () => this.plots?.visible ?? false, (on) => this.plots?.setVisible(on), " (tip motion and spectrum)");
       s.text("Drag to orbit, wheel to zoom.  H hides this panel.", 12, MUTED, 40);
