@@ -99,6 +99,25 @@ describe("exporting the motion", () => {
     }
   }, 60_000);
 
+  it("a looping clip read back ends where it starts, and moves between", async () => {
+    await api.use("mass-spring");
+    api.wind({ speed: 12, turbulence: 0.6 });
+    api.step(20);
+    const r = await api.exportMotion({ seconds: 2, fps: 10, loop: true });
+    expect(r.loop).toBe(true);
+    const motion = await LoadedMotion.load(sandbox.scene, r.file);
+    try {
+      const s = sandbox.views.list[0].tree.skeleton;
+      const tips = Array.from({ length: s.branchCount }, (_, b) => tipNode(s, b));
+      const [a, mid, end] = [0, 1, 2].map((t) => motion.bonePositions(t, tips));
+      const gap = (p: number[], q: number[]) => Math.max(...p.map((v, i) => Math.abs(v - q[i])));
+      expect(gap(a, end)).toBeLessThan(1e-4);
+      expect(gap(a, mid)).toBeGreaterThan(1e-3);
+    } finally {
+      motion.dispose();
+    }
+  }, 60_000);
+
   it("refuses bad options and a clip over the size budget, and long work while it runs", async () => {
     await expect(api.exportMotion({ seconds: 0.1 })).rejects.toThrow(/seconds must be a number from 0.5 to 600/);
     await expect(api.exportMotion({ seconds: 2, fps: 0 })).rejects.toThrow(RangeError);
