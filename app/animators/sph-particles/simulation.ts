@@ -97,7 +97,9 @@ export class SphTreeSimulation {
         sv += sphVolume[r];
         so += tree.solidVolume[r];
       }
-      resolved[i] = so > 0 ? min(1, sv / so) : 0;
+      // Resolved: what the lattice sees of the wood (its volume in the sums), and only as far as the
+      // branch is as thick as the kernel's reach (a 16 cm trunk in a 0.5 m kernel took a quarter of its drag).
+      resolved[i] = so > 0 ? min(1, sv / so) * min(1, (2 * tree.radius[i]) / this.wind.h) : 0;
     }
     this.dragPerSpeed = new Float64Array(n);
     const m = treeSettings.material;

@@ -6,22 +6,26 @@ import { SphTreeSimulation, type SphTreeSettings } from "../../../app/animators/
 import { AXIS, RING_AXIAL } from "../../../app/animators/sph-particles/particle-tree";
 import { WindField } from "../../../app/wind/wind-field";
 import { Rng } from "../../../app/math/rng";
-import { smallTree, uniformWind } from "./fixtures";
+import { rampedWind, smallTree, uniformWind } from "./fixtures";
 
 // A coarse wind (0.25 m lattice) and a sound speed of the wind's own (Mach 1) keep these runs short:
 // what breaks the twigs and tears the leaves is the drag law's share; the lattice resolves the trunk.
 const COARSE: Partial<SphTreeSettings> = { windSpacing: 0.25, margin: 0.5, sph: { mach: 1 } };
 
+/** The wind rises over 0.3 s (a step onto a tree at rest would load it twice over), then blows steady. */
 function blow(speed: number, seconds: number, settings: Partial<SphTreeSettings> = {}) {
-  const sim = new SphTreeSimulation(smallTree(), uniformWind(speed), new Rng(1), { ...COARSE, ...settings });
+  const sim = new SphTreeSimulation(smallTree(), rampedWind(speed, 0.3), new Rng(1), { ...COARSE, ...settings });
   for (let t = 0; t < seconds - 1e-9; t += 0.01) sim.step(0.01);
   return sim;
 }
 
 describe("breaking", () => {
-  it("breaks more as the wind rises: nothing in a breeze, more in a gale, most in a storm", () => {
+  it("breaks more as the wind rises: nothing in a breeze, leaves in a gale, the twig in a storm", () => {
+    // Limits as a person sets them per level (eq. 10's e, c given by the users): twigs weaker than
+    // the wood's 0.66 % (level l at 0.72^l: the whip at 0.34 %). At the default limits the 1.5 mm
+    // whip bends with the wind (0.43 % at its joint at 40 m/s, 0.26 % at 25) and holds.
     const counts = [5, 25, 40].map((u) => {
-      const sim = blow(u, 0.6);
+      const sim = blow(u, 0.8, { ...COARSE, tree: { levelScale: 0.72 } });
       const c = sim.counts();
       console.log(`${u} m/s: ${JSON.stringify(c)}; ${sim.wind.substeps} SPH substeps a step`);
       return c;
@@ -30,7 +34,8 @@ describe("breaking", () => {
     expect(total(counts[0])).toBe(0);
     expect(total(counts[1])).toBeGreaterThanOrEqual(total(counts[0]));
     expect(total(counts[2])).toBeGreaterThan(total(counts[1]));
-    expect(counts[2].brokenBranches + counts[2].fallenLeaves).toBeGreaterThan(0);
+    expect(counts[1].fallenLeaves).toBeGreaterThan(0);
+    expect(counts[2].brokenBranches).toBeGreaterThan(0);
   });
 
   it("keeps the trunk whole at 20 m/s at the default limits", () => {
@@ -51,24 +56,26 @@ describe("breaking", () => {
   });
 
   it("lets cut pieces fall to the ground and come to rest, and restores the tree", () => {
-    const sim = blow(40, 0.6);
-    expect(sim.counts().fallenLeaves + sim.counts().brokenBranches).toBeGreaterThan(0);
+    const sim = blow(40, 0.8, { ...COARSE, tree: { levelScale: 0.72 } });
+    expect(sim.counts().brokenBranches).toBeGreaterThan(0);
     // Calm the wind and let what fell settle.
     const calm = new SphTreeSimulation(smallTree(), uniformWind(0), new Rng(1), COARSE);
     calm.tree.broken.set(sim.tree.broken);
     calm.breaking.connect();
     calm.position.set(sim.position);
     for (let t = 0; t < 2; t += 0.01) calm.step(0.01);
-    let lowest = Infinity, fastest = 0, loose = 0;
+    let lowest = Infinity, highest = -Infinity, fastest = 0, loose = 0;
     for (let i = 0; i < calm.tree.count; i++) {
       if (calm.breaking.attached[i]) continue;
       loose++;
       lowest = Math.min(lowest, calm.position[3 * i + 1]);
+      highest = Math.max(highest, calm.position[3 * i + 1]);
       fastest = Math.max(fastest, Math.hypot(calm.velocity[3 * i], calm.velocity[3 * i + 1], calm.velocity[3 * i + 2]));
     }
-    console.log(`after 2 s of calm: ${loose} loose particles, lowest at y = ${lowest.toFixed(4)} m, fastest ${fastest.toExponential(2)} m/s`);
+    console.log(`after 2 s of calm: ${loose} loose particles, between y = ${lowest.toFixed(4)} and ${highest.toFixed(4)} m, fastest ${fastest.toExponential(2)} m/s`);
     expect(loose).toBeGreaterThan(0);
     expect(lowest).toBeGreaterThanOrEqual(0);
+    expect(highest).toBeLessThan(0.05); // lying on the ground
     expect(fastest).toBeLessThan(0.2);
     calm.restore();
     expect(calm.counts()).toMatchObject({ brokenLinks: 0, brokenBranches: 0, fallenLeaves: 0 });

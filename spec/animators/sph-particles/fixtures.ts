@@ -18,8 +18,8 @@ export function horizontalBranch(length = 1, radius = 0.02): TreeSkeleton {
   return b.build();
 }
 
-/** A 2 m trunk, a 1 m limb from its middle, a twig off the limb, leaves on limb and twig. */
-export function smallTree(trunkRadius = 0.08, twigRadius = 0.002): TreeSkeleton {
+/** A 2 m trunk, a 1 m limb from its middle with five leaves, a bare 0.67 m whip of a twig (1.5 mm) off the limb. */
+export function smallTree(trunkRadius = 0.08, twigRadius = 0.0015): TreeSkeleton {
   const b = new SkeletonBuilder();
   const t = b.addBranch(-1, 0);
   for (let i = 0; i <= 4; i++) b.addNode(t, 0, 0.5 * i, 0, trunkRadius * (1 - 0.15 * i));
@@ -32,9 +32,9 @@ export function smallTree(trunkRadius = 0.08, twigRadius = 0.002): TreeSkeleton 
   b.addNode(twig, 0.2, 1.6, 0.6, twigRadius * 0.8);
   b.addNode(twig, 0.35, 1.85, 0.65, twigRadius * 0.6);
   const leaf = (br: number, x: number, c: number[]) => b.addLeaf(br, x, c, [1, 0, 0], [0, 1, 0], 0.12);
-  leaf(twig, 0.5, [0.25, 1.72, 0.62]);
-  leaf(twig, 0.9, [0.38, 1.92, 0.66]);
-  leaf(twig, 1, [0.33, 1.9, 0.7]);
+  leaf(limb, 0.6, [0.08, 1.4, 0.62]);
+  leaf(limb, 0.7, [-0.08, 1.45, 0.72]);
+  leaf(limb, 0.8, [0.07, 1.5, 0.85]);
   leaf(limb, 0.9, [0.05, 1.52, 1.0]);
   leaf(limb, 1, [-0.05, 1.55, 1.02]);
   return b.build();
@@ -46,5 +46,14 @@ export function uniformWind(ux: number, uy = 0, uz = 0): WindVelocity {
     out[o] = ux;
     out[o + 1] = uy;
     out[o + 2] = uz;
+  };
+}
+
+/** A wind along +x rising linearly from 0 to `speed` m/s over `rise` seconds, then steady. */
+export function rampedWind(speed: number, rise: number): WindVelocity {
+  return (_x, _y, _z, t, out, o) => {
+    out[o] = speed * Math.min(1, t / rise);
+    out[o + 1] = 0;
+    out[o + 2] = 0;
   };
 }
