@@ -6,7 +6,8 @@
 //     hidden, the Habel-scale tree, frame time of every method over "rest", interleaved in one
 //     run: <id>.frame.ratio (the GPU waited for) and <id>.frame.cpu.ratio (the main thread's share);
 //     then compare.4.frame.ratio (four views over one), and record.exact.fps
-//     (spec/bench/record-fps.mjs), frame-exact video encoding speed.
+//     (spec/bench/record-fps.mjs), frame-exact video encoding speed, and export.motion.habel.s / .mb
+//     (spec/bench/export-motion.mjs), 10 s at 30 fps of the motion baked and written as a glTF.
 //
 // Options (after `npm run bench --`):
 //   --check             exit 1 when a figure misses its target in spec/bench/targets.json, a figure
@@ -17,6 +18,8 @@
 //   --steps N --rounds N  steps per measurement (60) and interleaved rounds (3)
 //   --no-jest | --no-browser   skip one part;  --no-record   skip record.exact.fps;
 //   --no-compare   skip compare.4.frame.ratio (four methods side by side over each alone)
+//   --no-frame     skip the frame ratios
+//   --no-export    skip export.motion.habel.s / .mb
 //   --root DIR          serve DIR instead of (building) dist/
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
@@ -27,6 +30,7 @@ import { startServer, repoRoot, distDir } from "./serve.mjs";
 import { launchChromium } from "./browser.mjs";
 import { runCompareBench, runFrameRatioBench } from "../spec/bench/frame-ratio.mjs";
 import { runRecordBench } from "../spec/bench/record-fps.mjs";
+import { runExportBench } from "../spec/bench/export-motion.mjs";
 
 const require = createRequire(import.meta.url);
 const { loadTargets, annotate, expectedFigures, checkFigures, formatCheck } = require("../spec/bench/check.cjs");
@@ -45,7 +49,7 @@ function emit(text) {
 }
 
 function parseArgs(argv) {
-  const o = { methods: "all", tree: "habel", steps: 60, rounds: 3, jest: true, browser: true, record: true, compare: true, root: null, check: false };
+  const o = { methods: "all", tree: "habel", steps: 60, rounds: 3, jest: true, browser: true, record: true, compare: true, exportMotion: true, frames: true, root: null, check: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -62,6 +66,8 @@ function parseArgs(argv) {
     else if (a === "--no-browser") o.browser = false;
     else if (a === "--no-record") o.record = false;
     else if (a === "--no-compare") o.compare = false;
+    else if (a === "--no-frame") o.frames = false;
+    else if (a === "--no-export") o.exportMotion = false;
     else if (a === "--root") o.root = resolve(value());
     else if (a === "--check") o.check = true;
     else throw new Error(`unknown option ${a}`);
@@ -122,12 +128,13 @@ async function main() {
       server = await startServer({ root: o.root ?? distDir, port: 0 });
       browser = await launchChromium({ width: 1280, height: 720 });
       note(`browser bench on ${server.url}`);
-      await runFrameRatioBench(browser.page, server.url, { methods: o.methods, tree: o.tree, steps: o.steps, rounds: o.rounds, print: emit, progress: note });
+      if (o.frames) await runFrameRatioBench(browser.page, server.url, { methods: o.methods, tree: o.tree, steps: o.steps, rounds: o.rounds, print: emit, progress: note });
       if (o.compare) await runCompareBench(browser.page, server.url, { tree: o.tree, print: emit, progress: note });
       if (o.record) {
         await runRecordBench(browser.page, server.url, { print: emit, progress: note });
         await runRecordBench(browser.page, server.url, { tree: "demo", print: emit, progress: note });
       }
+      if (o.exportMotion) await runExportBench(browser.page, server.url, { tree: o.tree, print: emit, progress: note });
     } catch (err) {
       // Report what was measured (and what is missing) before failing.
       note(`browser bench failed: ${err && err.stack ? err.stack : err}`);
@@ -135,7 +142,7 @@ async function main() {
     }
     await cleanup();
   }
-  const expected = expectedFigures(targets, { jest: o.jest, methods: o.browser ? o.methods : null, compare: o.browser && o.compare, record: o.browser && o.record });
+  const expected = expectedFigures(targets, { jest: o.jest, methods: o.browser && o.frames ? o.methods : null, compare: o.browser && o.compare, record: o.browser && o.record, exportMotion: o.browser && o.exportMotion });
   const result = checkFigures(printed, targets, expected);
   for (const line of formatCheck(result)) note(line);
   if (o.check && !result.ok) {
