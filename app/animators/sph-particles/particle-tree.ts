@@ -359,7 +359,7 @@ export function buildParticleTree(s: TreeSkeleton, settings: Partial<ParticleTre
   const leafParticle = new Int32Array(s.leafCount), leafLink = new Int32Array(s.leafCount);
   for (let l = 0; l < s.leafCount; l++) {
     const c = [s.leafCenter[3 * l], s.leafCenter[3 * l + 1], s.leafCenter[3 * l + 2]], size = s.leafSize[l];
-    const m = LEAF_AREAL_MASS * size * size;
+    const m = max(1e-6, LEAF_AREAL_MASS * size * size); // a leaf of no size still has a mass to step
     const leaf = addParticle(c[0], c[1], c[2], LEAF, m, s.leafBranch[l], size, size * size * LEAF_THICKNESS);
     let best = -1, bestD = Infinity;
     for (const q of bonesOf[s.leafBranch[l]]) {
