@@ -69,7 +69,13 @@ describe("exporting the motion", () => {
     expect(sandbox.clock.frame).toBe(start);
     // The motion is not trivial: the tips move by more than the tolerance over the clip.
     expect(Math.max(...probes[0].map((x, j) => Math.abs(x - probes[seconds * fps][j])))).toBeGreaterThan(0.01 * api.tree().summary.height);
+    // (The glTF loader's PBR materials make the scene's environment BRDF lookup once; the scene keeps it as a cache.)
+    const textures = () => sandbox.scene.textures.filter((t) => !t.name.includes("EnvironmentBRDFTexture")).length;
+    const counts = () => ({ meshes: sandbox.scene.meshes.length, materials: sandbox.scene.materials.length, textures: textures(), scenes: engine.scenes.length, skeletons: sandbox.scene.skeletons.length });
+    const before = counts();
     const r = await api.exportMotion({ seconds, fps, format: "glb" });
+    // The export's own scene (bones, skinned copies, materials) is gone; the sandbox's is as it was.
+    expect(counts()).toEqual(before);
     expect(r.frames).toBe(seconds * fps + 1);
     expect(r.bones).toBe(sandbox.views.list[0].tree.skeleton.nodeCount);
     expect(r.mime).toBe("model/gltf-binary");
@@ -97,6 +103,8 @@ describe("exporting the motion", () => {
     } finally {
       motion.dispose();
     }
+    // Read back and dropped: nothing of the file is left in the sandbox's scene.
+    expect(counts()).toEqual(before);
   }, 60_000);
 
   it("a looping clip read back ends where it starts, and moves between", async () => {
