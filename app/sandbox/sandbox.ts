@@ -92,13 +92,13 @@ export class Sandbox {
   /**
    * `canvas`: where the camera takes the mouse; null under NullEngine (tests). `referenceRunner`:
    * where the reference solver runs (main.ts gives a worker; by default in this thread, in slices).
-   * `offscreen`: a sandbox that only computes (calibration's): it never writes the page address.
+   * `offscreen`: a sandbox that only computes (calibration's): it never writes the page address, and its wind's mean holds steady (no slow swings; turbulence and gusts as set).
    */
   constructor(readonly engine: Engine, canvas: HTMLCanvasElement | null, readonly registry: AnimatorRegistry, options: { referenceRunner?: ReferenceRunner; offscreen?: boolean } = {}) {
     this.scene = new Scene(engine);
     this.env = createEnvironment(this.scene, canvas);
     this.root = new TransformNode("tree-root", this.scene);
-    this.windField = new WindField({ ...DEFAULT_WIND });
+    this.windField = new WindField({ ...DEFAULT_WIND }, { modulation: !options.offscreen });
     const changed = this.events.changed.bind(this.events), error = this.events.error.bind(this.events);
     this.stages = new Stages(this.scene, this.env, this.root);
     this.windControl = new WindControl(this.windField, changed);

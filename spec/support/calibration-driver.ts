@@ -24,7 +24,7 @@ export interface CalibrationBench {
 /** A sandbox on `hash` (e.g. "#tree=habel"), not drawing on its own. */
 export async function openBench(hash: string): Promise<CalibrationBench> {
   const engine = new NullEngine();
-  const sandbox = new Sandbox(engine, null, createRegistry());
+  const sandbox = new Sandbox(engine, null, createRegistry(), { offscreen: true }); // as the app's calibration (calibration-control.ts)
   const api = sandbox.api();
   await sandbox.start(hash, "", { renderLoop: false });
   const skeleton = skeletonOf(sandbox);
