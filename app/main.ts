@@ -6,8 +6,8 @@ import { Engine } from "@babylonjs/core/Engines/engine";
 import { createRegistry } from "./animators/registry";
 import { Sandbox } from "./sandbox/sandbox";
 import { Panel } from "./ui/panel";
-import { VideoRecorder } from "./record/recorder";
-import { decodeWebm } from "./record/decode";
+import { VideoRecorder, type PngSequenceOptions } from "./record/recorder";
+import { decodeVideo } from "./record/video-input";
 import { Plots } from "./ui/plots";
 import { ViewLabels } from "./ui/view-labels";
 import { installGrammarFiles, type GrammarFiles } from "./ui/grammar-files";
@@ -90,18 +90,15 @@ function debugHooks(sandbox: Sandbox, panel: Panel, files: GrammarFiles, labels:
       return b;
     },
     /**
-     * Decodes a WebM video with the browser's own decoder (base64; default the last video made):
-     * codec, size, frames in the file and decoded, and a 16 x 9 grey thumbnail of every frame.
+     * Decodes a WebM or MP4 video with mediabunny and the browser's own decoder (base64; default the
+     * last video made): container, codec, size, duration, frames in the file and decoded, and a
+     * 16 x 9 grey thumbnail of every frame.
      */
     async decodeVideo(base64?: string) {
-      let bytes: Uint8Array;
-      if (base64 !== undefined) bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-      else {
-        const last = sandbox.videoRecorder?.last;
-        if (!last) throw new Error("no video has been made yet");
-        bytes = new Uint8Array(await last.blob.arrayBuffer());
-      }
-      return decodeWebm(bytes);
+      if (base64 !== undefined) return decodeVideo(new Blob([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))]));
+      const last = sandbox.videoRecorder?.last;
+      if (!last) throw new Error("no video has been made yet");
+      return decodeVideo(last.blob);
     },
     /** Plays a video (default the last made) in a <video> element: its size and duration as the browser reads them. */
     async playVideo() {
@@ -122,10 +119,21 @@ function debugHooks(sandbox: Sandbox, panel: Panel, files: GrammarFiles, labels:
     async lastVideo() {
       const last = sandbox.videoRecorder?.last;
       if (!last) return null;
-      const bytes = new Uint8Array(await last.blob.arrayBuffer());
-      let bin = "";
-      for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-      return { base64: btoa(bin), ...last.result };
+      return { base64: await base64Of(last.blob), ...last.result };
+    },
+    /** The last picture screenshot() or the panel's Save picture took, as base64 PNG, or null. */
+    async lastPicture() {
+      const png = sandbox.videoRecorder?.lastPicture;
+      return png ? base64Of(png) : null;
+    },
+    /**
+     * A frame-exact recording as PNGs (npm run record -- --png-sequence): `onFrame` gets each
+     * frame's index and PNG as base64, in order, and is awaited.
+     */
+    pngSequence(opts: PngSequenceOptions, onFrame: (index: number, base64: string) => unknown) {
+      const r = sandbox.videoRecorder;
+      if (!r) throw new Error("video recording is not set up in this page");
+      return r.pngSequence(opts, async (i, png) => onFrame(i, await base64Of(png)));
     },
     setPanelVisible: (v: boolean) => panel.toggle(v),
     /** The text of a named panel text ("model.summary"). */
@@ -169,6 +177,13 @@ function debugHooks(sandbox: Sandbox, panel: Panel, files: GrammarFiles, labels:
       return compareGpuWithTwin(sandbox.scene, grove.meshes, grove.deformShader, samples);
     },
   };
+}
+
+async function base64Of(blob: Blob): Promise<string> {
+  const bytes = new Uint8Array(await blob.arrayBuffer());
+  let bin = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin);
 }
 
 /** The video recorder, wired to the canvas, the panel (hidden while recording) and the progress line. */

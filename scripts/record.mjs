@@ -1,8 +1,11 @@
 // npm run record: a video of the sandbox from the command line. Builds the app
 // when dist/ is stale, serves it on 127.0.0.1, drives it in headless Chromium, records
-// frame-exact (WebCodecs, the clock stepped frame by frame) and writes the WebM file.
+// frame-exact (the clock stepped frame by frame; WebCodecs and mediabunny) and writes the WebM or
+// MP4 file, or a numbered PNG per frame.
 //
 //   npm run record -- --method spectral-beam --preset gale --seconds 10 --fps 30 --out gale.webm
+//   npm run record -- --preset gale --format mp4            (writes spectral-beam-gale.mp4)
+//   npm run record -- --preset gale --seconds 2 --png-sequence frames/   (frames/frame-0000.png ...)
 //
 // Options:
 //   --method ID            the method (default spectral-beam); "a,b,c": 2 to 4 methods side by side
@@ -13,16 +16,20 @@
 //   --width W --height H   video size (default 1280 x 720)
 //   --seed N               the wind's seed (default 1)
 //   --no-caption           leave the caption out
-//   --out FILE             where to write it (default <method>-<preset>.webm)
-import { writeFile } from "node:fs/promises";
-import { resolve } from "node:path";
+//   --format webm|mp4      the file (default webm; the codec is the container's first the browser
+//                          can encode: VP9, VP8, AV1 for WebM; H.264, H.265, VP9, AV1 for MP4)
+//   --out FILE             where to write it (default <method>-<preset>.<format>)
+//   --png-sequence DIR     instead of a video, one PNG per frame-exact frame: DIR/frame-0000.png,
+//                          frame-0001.png, ... (fps x seconds of them; DIR is made if missing)
+import { mkdir, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
 import { URLSearchParams } from "node:url";
 import { build, isStale, stopBuild } from "./build.mjs";
 import { startServer, distDir } from "./serve.mjs";
 import { launchChromium } from "./browser.mjs";
 
 function parseArgs(argv) {
-  const o = { method: "spectral-beam", preset: null, timeline: null, tree: "habel", seconds: 10, fps: 30, width: 1280, height: 720, seed: 1, caption: true, out: null };
+  const o = { method: "spectral-beam", preset: null, timeline: null, tree: "habel", seconds: 10, fps: 30, width: 1280, height: 720, seed: 1, caption: true, format: "webm", out: null, pngSequence: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -44,14 +51,19 @@ function parseArgs(argv) {
     else if (a === "--height") o.height = number();
     else if (a === "--seed") o.seed = number();
     else if (a === "--no-caption") o.caption = false;
+    else if (a === "--format") o.format = value();
     else if (a === "--out") o.out = value();
+    else if (a === "--png-sequence") o.pngSequence = value();
     else if (a === "--help" || a === "-h") {
-      console.log("npm run record -- --method spectral-beam --preset gale --seconds 10 --fps 30 --out gale.webm\n(see scripts/record.mjs for every option)");
+      console.log("npm run record -- --method spectral-beam --preset gale --seconds 10 --fps 30 [--format mp4] [--out gale.webm | --png-sequence DIR]\n(see scripts/record.mjs for every option)");
       process.exit(0);
     } else throw new Error(`unknown option ${a} (--help lists them)`);
   }
   if (o.preset && o.timeline) throw new Error("--preset and --timeline do not go together: pick one");
-  o.out = resolve(o.out ?? `${o.method.replace(/,/g, "+")}${o.preset ? "-" + o.preset : o.timeline ? "-timeline" : ""}.webm`);
+  if (!["webm", "mp4"].includes(o.format)) throw new Error(`--format must be webm or mp4; got "${o.format}"`);
+  if (o.pngSequence !== null && o.out !== null) throw new Error("--png-sequence DIR writes pictures into DIR: leave --out out");
+  if (o.pngSequence !== null) o.pngSequence = resolve(o.pngSequence);
+  else o.out = resolve(o.out ?? `${o.method.replace(/,/g, "+")}${o.preset ? "-" + o.preset : o.timeline ? "-timeline" : ""}.${o.format}`);
   return o;
 }
 
@@ -75,6 +87,11 @@ async function main() {
   await page.goto(`${server.url}#${hash}`);
   await page.waitForFunction(() => window.sandbox !== undefined, null, { timeout: 60_000 });
   await page.evaluate(() => window.sandbox.ready);
+  if (o.pngSequence) {
+    await mkdir(o.pngSequence, { recursive: true });
+    // Each frame's PNG comes back as it is made (the page waits for it to be written).
+    await page.exposeFunction("treeWindSaveFrame", (i, base64) => writeFile(join(o.pngSequence, `frame-${String(i).padStart(4, "0")}.png`), Buffer.from(base64, "base64")));
+  }
   const t0 = Date.now();
   const result = await page.evaluate(async (o) => {
     const s = window.sandbox;
@@ -84,13 +101,21 @@ async function main() {
     if (o.preset) s.windPreset(o.preset);
     const refused = s.stats().errors.find((e) => /timeline/.test(e));
     if (o.timeline && !s.windTimeline()) throw new Error(refused ?? "the timeline was not taken");
-    return s.record({ seconds: o.seconds, fps: o.fps, frameExact: true, width: o.width, height: o.height, caption: o.caption });
+    const size = { seconds: o.seconds, fps: o.fps, width: o.width, height: o.height, caption: o.caption };
+    if (o.pngSequence) return window.sandboxDebug.pngSequence(size, (i, base64) => window.treeWindSaveFrame(i, base64));
+    return s.record({ ...size, frameExact: true, format: o.format });
   }, o).catch((e) => {
     throw new Error(String(e.message ?? e).replace(/^page\.evaluate: (Error: )?/, ""));
   });
-  const video = await page.evaluate(() => window.sandboxDebug.lastVideo());
-  await writeFile(o.out, Buffer.from(video.base64, "base64"));
-  console.log(`${o.out}: ${result.frames} frames, ${result.width} x ${result.height}, ${result.fps} fps, ${(result.bytes / 1e6).toFixed(2)} MB in ${((Date.now() - t0) / 1000).toFixed(1)} s (${result.caption})`);
+  const took = `in ${((Date.now() - t0) / 1000).toFixed(1)} s (${result.caption})`;
+  if (o.pngSequence) {
+    const last = `frame-${String(result.frames - 1).padStart(4, "0")}.png`;
+    console.log(`${o.pngSequence}: ${result.frames} PNG frames (frame-0000.png to ${last}), ${result.width} x ${result.height}, ${result.fps} fps, ${took}`);
+  } else {
+    const video = await page.evaluate(() => window.sandboxDebug.lastVideo());
+    await writeFile(o.out, Buffer.from(video.base64, "base64"));
+    console.log(`${o.out}: ${result.format.toUpperCase()} ${result.codec}, ${result.frames} frames, ${result.width} x ${result.height}, ${result.fps} fps, ${(result.bytes / 1e6).toFixed(2)} MB ${took}`);
+  }
   if (errors.length) console.error(`the page reported:\n  ${errors.join("\n  ")}`);
 }
 

@@ -1,47 +1,30 @@
 /**
- * Videos of the view (ARCHITECTURE.md's `record()`), frame-exact or in real time.
+ * Videos and pictures of the view (ARCHITECTURE.md's `record()`): frame-exact or real-time videos
+ * in WebM or MP4, a PNG of the view now, and a PNG per frame-exact frame.
  *
  * - Frame-exact: the sandbox is paused and its fixed clock stepped to each video frame's time
  *   (frame i shows t0 + i / fps), the frame drawn, copied into a canvas of the asked size (with the
- *   caption) and encoded with WebCodecs' VideoEncoder (VP8); the chunks go into a WebM file
- *   (webm.ts). The file has exactly fps × seconds frames and plays at fps whatever the machine
- *   managed, because nothing here depends on wall-clock time.
- * - Real time: the running view is copied into the same canvas after every drawn frame and that
- *   canvas recorded with MediaRecorder for the asked seconds of wall-clock time: what the person
- *   sees, at the rate the machine draws it.
+ *   caption) and handed to mediabunny, which encodes it with WebCodecs (the container's first codec
+ *   the browser can encode, formats.ts) and muxes it (video-output.ts). The file has exactly
+ *   fps × seconds frames and plays at fps whatever the machine managed, because nothing here
+ *   depends on wall-clock time. A PNG sequence steps the same way and writes each frame as a PNG.
+ * - Real time: the running view is copied into the same canvas after every drawn frame and encoded
+ *   with the time it went on screen, for the asked seconds of wall-clock time: what the person sees,
+ *   at the rate the machine draws it (a frame drawn while the encoder is still busy is left out).
+ * - A picture: the view drawn once more without the panel, copied at the asked size, as a PNG.
  *
- * The panel is not in the video: it is hidden while recording (it is drawn on the same canvas), and
+ * The panel is in none of them: it is hidden while recording (it is drawn on the same canvas), and
  * a progress line outside the canvas says how far the recording is.
  */
-import { WebmMuxer } from "./webm";
+import { fileExtension, type FormatSupport } from "./formats";
+import {
+  fileName, pngSequenceSettings, recordSettings, screenshotSettings,
+  type PngSequenceOptions, type RecordOptions, type RecordResult, type ScreenshotOptions,
+} from "./settings";
+import { VideoSample } from "mediabunny";
+import { canvasOutput, sampleOutput, videoFormats } from "./video-output";
 
-export interface RecordOptions {
-  /** Length, seconds (0.1 to 600). */
-  seconds: number;
-  /** Frames per second, a whole number from 1 to 60; default 30. */
-  fps?: number;
-  /** true: step the clock frame by frame (default); false: record in real time. */
-  frameExact?: boolean;
-  /** Video size in pixels (even, 16 to 3840); default the view's size. */
-  width?: number;
-  height?: number;
-  /** Write the caption (methods, wind, seed) in the video's corner; default true. */
-  caption?: boolean;
-  /** Also save the file through the browser's download; default false (the panel asks for it). */
-  download?: boolean;
-}
-
-export interface RecordResult {
-  bytes: number;
-  mime: string;
-  frames: number;
-  width: number;
-  height: number;
-  seconds: number;
-  fps: number;
-  frameExact: boolean;
-  caption: string;
-}
+export type { PngSequenceOptions, RecordOptions, RecordResult, ScreenshotOptions };
 
 /** What the recorder needs from the app. */
 export interface RecorderHost {
@@ -69,7 +52,6 @@ export interface RecorderHost {
   progress(fraction: number | null, text: string): void;
 }
 
-const MIME = "video/webm";
 /** How long a frame-exact recording waits for the view to be ready to draw one frame. */
 export const READY_TIMEOUT_MS = 60_000;
 
@@ -84,139 +66,169 @@ function nextFrame(): Promise<void> {
   });
 }
 
-function evenSize(v: number): number {
-  return Math.max(16, Math.floor(v / 2) * 2);
+/** A canvas of the asked size that `draw()` fills with the view (its middle, when the shapes differ: nothing stretched) and the caption. */
+function compositor(view: HTMLCanvasElement, width: number, height: number, caption: string): { canvas: HTMLCanvasElement; draw(): void } {
+  const canvas = document.createElement("canvas");
+  canvas.width = width;
+  canvas.height = height;
+  const g = canvas.getContext("2d");
+  if (!g) throw new Error("no 2D canvas to compose the frames on");
+  return {
+    canvas,
+    draw() {
+      const scale = Math.max(width / view.width, height / view.height), sw = width / scale, sh = height / scale;
+      g.drawImage(view, (view.width - sw) / 2, (view.height - sh) / 2, sw, sh, 0, 0, width, height);
+      if (caption) drawCaption(g, caption, width, height);
+    },
+  };
 }
 
-/** Validated options with defaults, or a RangeError saying what is wrong. */
-export function recordSettings(o: RecordOptions, canvas: { width: number; height: number }): Required<RecordOptions> {
-  if (typeof o !== "object" || o === null) throw new TypeError("record() takes an object such as { seconds: 10, fps: 30, frameExact: true }");
-  const known = ["seconds", "fps", "frameExact", "width", "height", "caption", "download"];
-  for (const k of Object.keys(o)) if (!known.includes(k)) throw new RangeError(`record() has no option "${k}"; its options are: ${known.join(", ")}`);
-  const { seconds } = o;
-  if (!(typeof seconds === "number" && seconds >= 0.1 && seconds <= 600)) throw new RangeError(`record(): seconds must be a number from 0.1 to 600; got ${JSON.stringify(seconds)}`);
-  const fps = o.fps ?? 30;
-  if (!(Number.isInteger(fps) && fps >= 1 && fps <= 60)) throw new RangeError(`record(): fps must be a whole number from 1 to 60; got ${JSON.stringify(o.fps)}`);
-  const size = (v: number | undefined, name: string, fallback: number) => {
-    if (v === undefined) return evenSize(fallback);
-    if (!(Number.isInteger(v) && v >= 16 && v <= 3840 && v % 2 === 0)) throw new RangeError(`record(): ${name} must be an even whole number of pixels from 16 to 3840; got ${JSON.stringify(v)}`);
-    return v;
-  };
-  return {
-    seconds, fps, frameExact: o.frameExact ?? true, width: size(o.width, "width", canvas.width), height: size(o.height, "height", canvas.height),
-    caption: o.caption ?? true, download: o.download ?? false,
-  };
+function toPng(canvas: HTMLCanvasElement): Promise<Blob> {
+  return new Promise((ok, fail) => canvas.toBlob((b) => (b ? ok(b) : fail(new Error("the browser could not write the PNG"))), "image/png"));
 }
 
 export class VideoRecorder {
-  private busy = false;
+  /** What is under way: a video or a PNG sequence, a picture, or nothing. */
+  private work: "video" | "picture" | null = null;
   /** The last video made, for a download or a test. */
   last: { blob: Blob; result: RecordResult } | null = null;
+  /** The last picture taken (screenshot()), for a test. */
+  lastPicture: Blob | null = null;
 
   constructor(private readonly host: RecorderHost) {}
 
+  /** Whether a video (or a PNG sequence) is being made. */
   get recording(): boolean {
-    return this.busy;
+    return this.work === "video";
+  }
+
+  /** Which containers can be recorded here, with which codec, at the view's size and 30 fps. */
+  formats(): Promise<FormatSupport[]> {
+    const even = (v: number) => Math.max(16, Math.floor(v / 2) * 2);
+    return videoFormats(even(this.host.canvas.width), even(this.host.canvas.height), 30);
+  }
+
+  private begin(call: string, work: "video" | "picture"): void {
+    if (this.work) throw new Error(`${call} refused: ${this.work === "video" ? "a recording is under way" : "a picture is being taken"}; wait for it to finish`);
+    this.work = work;
   }
 
   async record(options: RecordOptions): Promise<RecordResult> {
-    if (this.busy) throw new Error("a recording is under way; wait for it to finish");
     const o = recordSettings(options, this.host.canvas);
-    this.busy = true;
+    this.begin("record()", "video");
     const caption = o.caption ? this.host.caption() : "";
-    const composite = document.createElement("canvas");
-    composite.width = o.width;
-    composite.height = o.height;
-    const g = composite.getContext("2d");
-    if (!g) throw new Error("record(): no 2D canvas to compose the frames on");
-    const draw = () => {
-      g.drawImage(this.host.canvas, 0, 0, o.width, o.height);
-      if (caption) drawCaption(g, caption, o.width, o.height);
-    };
-    this.host.hideUi(true);
     try {
-      const { blob, frames } = o.frameExact ? await this.frameExact(o, draw, composite, caption) : await this.realTime(o, draw, composite);
-      if (blob.size === 0) {
-        throw new Error(
-          `record(): the real-time recording holds no video: this machine drew ${frames} frame${frames === 1 ? "" : "s"} in ${o.seconds} s ` +
-            `and the browser's encoder wrote nothing. Record frame-exact instead (it does not depend on the machine's speed), or make the view smaller.`,
-        );
-      }
-      const result: RecordResult = { bytes: blob.size, mime: MIME, frames, width: o.width, height: o.height, seconds: o.seconds, fps: o.fps, frameExact: o.frameExact, caption };
+      const c = compositor(this.host.canvas, o.width, o.height, caption);
+      const { blob, frames, codec } = o.frameExact ? await this.frameExactVideo(o, c) : await this.realTimeVideo(o, c);
+      const result: RecordResult = { bytes: blob.size, mime: blob.type, format: o.format, codec, frames, width: o.width, height: o.height, seconds: o.seconds, fps: o.fps, frameExact: o.frameExact, caption };
       this.last = { blob, result };
-      if (o.download) download(blob, fileName(caption));
+      if (o.download) download(blob, fileName(this.host.caption(), fileExtension(o.format)));
       return result;
     } finally {
-      this.host.hideUi(false);
       this.host.progress(null, "");
-      this.busy = false;
+      this.work = null;
     }
   }
 
-  private async frameExact(o: Required<RecordOptions>, draw: () => void, composite: HTMLCanvasElement, caption: string): Promise<{ blob: Blob; frames: number }> {
-    if (typeof VideoEncoder === "undefined" || typeof VideoFrame === "undefined") {
-      throw new Error("this browser has no WebCodecs VideoEncoder, which frame-exact recording needs; record in real time (frameExact: false)");
+  /** The view now, without the panel, as a PNG of the asked size (default the view's). */
+  async screenshot(options?: ScreenshotOptions): Promise<Blob> {
+    const o = screenshotSettings(options, this.host.canvas);
+    this.begin("screenshot()", "picture");
+    const host = this.host;
+    try {
+      const c = compositor(host.canvas, o.width, o.height, o.caption ? host.caption() : "");
+      host.holdRenderLoop(true);
+      host.hideUi(true);
+      try {
+        await this.stepAndDraw(0, "the picture");
+        c.draw();
+      } finally {
+        host.hideUi(false);
+        host.holdRenderLoop(false);
+      }
+      const png = await toPng(c.canvas);
+      this.lastPicture = png;
+      if (o.download) download(png, fileName(host.caption(), ".png"));
+      return png;
+    } finally {
+      this.work = null;
     }
-    // "realtime": the encoder favours speed (a software VP8 encoder at 1280 x 720 is otherwise the slowest step).
-    const config: VideoEncoderConfig = { codec: "vp8", width: o.width, height: o.height, bitrate: Math.round(0.15 * o.width * o.height * o.fps), framerate: o.fps, latencyMode: "realtime" };
-    const support = await VideoEncoder.isConfigSupported(config);
-    if (!support.supported) throw new Error(`this browser cannot encode VP8 at ${o.width} x ${o.height}; try a smaller size`);
-    const muxer = new WebmMuxer({ width: o.width, height: o.height, codec: "V_VP8", frameRate: o.fps, title: caption || undefined });
-    let failure: Error | null = null;
-    const encoder = new VideoEncoder({
-      output: (chunk) => {
-        const data = new Uint8Array(chunk.byteLength);
-        chunk.copyTo(data);
-        try {
-          muxer.addFrame(data, chunk.timestamp, chunk.type === "key");
-        } catch (e) {
-          failure ??= e instanceof Error ? e : new Error(String(e));
-        }
-      },
-      error: (e) => {
-        failure ??= e instanceof Error ? e : new Error(String(e));
-      },
-    });
-    encoder.configure(config);
+  }
+
+  /** A frame-exact recording as pictures: `onFrame` gets each frame's PNG in turn (and is awaited). */
+  async pngSequence(options: PngSequenceOptions, onFrame: (index: number, png: Blob) => unknown): Promise<{ frames: number; width: number; height: number; fps: number; caption: string }> {
+    const o = pngSequenceSettings(options, this.host.canvas);
+    this.begin("pngSequence()", "video");
+    const caption = o.caption ? this.host.caption() : "";
+    try {
+      const c = compositor(this.host.canvas, o.width, o.height, caption);
+      const frames = await this.exactFrames(o, "PNG", async (i) => {
+        c.draw();
+        await onFrame(i, await toPng(c.canvas));
+      });
+      return { frames, width: o.width, height: o.height, fps: o.fps, caption };
+    } finally {
+      this.host.progress(null, "");
+      this.work = null;
+    }
+  }
+
+  /**
+   * Steps the paused clock to each of fps × seconds frames' times, draws it without the panel and
+   * calls `each` with the frame on the canvas (awaited: the encoder's or the file's backpressure
+   * holds the next frame back). Puts the clock's run and the panel back as they were. Returns the
+   * frames made.
+   */
+  private async exactFrames(o: { seconds: number; fps: number }, what: string, each: (i: number) => Promise<void>): Promise<number> {
     const host = this.host, wasPaused = host.isPaused;
     host.pause();
     host.holdRenderLoop(true);
+    host.hideUi(true);
     const n = Math.round(o.seconds * o.fps);
     let steps = 0;
     try {
       for (let i = 0; i < n; i++) {
         // Frame i shows the clock i / fps after the start, on the fixed steps' grid.
         const target = Math.round(i / o.fps / host.dt);
-        await this.stepAndDraw(target - steps, i, n);
+        await this.stepAndDraw(target - steps, `frame ${i + 1} of ${n}`);
         steps = target;
-        draw();
-        const frame = new VideoFrame(composite, { timestamp: Math.round((i * 1e6) / o.fps), duration: Math.round(1e6 / o.fps) });
-        encoder.encode(frame, { keyFrame: i % (2 * o.fps) === 0 });
-        frame.close();
-        if (failure) throw failure;
-        host.progress((i + 1) / n, `Recording frame ${i + 1} of ${n} (frame-exact, ${o.fps} fps)`);
-        // Let the encoder and the page breathe: the progress shows, the queue stays short.
-        while (encoder.encodeQueueSize > 2) await new Promise((r) => setTimeout(r, 1));
+        await each(i);
+        host.progress((i + 1) / n, `Recording frame ${i + 1} of ${n} (${what}, frame-exact, ${o.fps} fps)`);
+        // Let the page breathe: the progress shows.
         if (i % 4 === 3) await new Promise((r) => setTimeout(r, 0));
       }
-      await encoder.flush();
-      if (failure) throw failure;
     } finally {
-      if (encoder.state !== "closed") encoder.close();
+      host.hideUi(false);
       host.holdRenderLoop(false);
       if (!wasPaused) host.resume();
     }
-    if (muxer.frames !== n) throw new Error(`the encoder gave ${muxer.frames} frames for ${n}`);
-    return { blob: new Blob([muxer.finish() as BlobPart], { type: MIME }), frames: n };
+    return n;
+  }
+
+  private async frameExactVideo(o: Required<RecordOptions>, c: { canvas: HTMLCanvasElement; draw(): void }): Promise<{ blob: Blob; frames: number; codec: string }> {
+    const out = await canvasOutput(o, c.canvas);
+    try {
+      await out.start();
+      const n = await this.exactFrames(o, o.format === "mp4" ? "MP4" : "WebM", async (i) => {
+        c.draw();
+        await out.source.add(i / o.fps, 1 / o.fps);
+      });
+      const blob = await out.finish();
+      if (out.packets !== n) throw new Error(`record(): the encoder gave ${out.packets} frames for ${n}; no video was made`);
+      return { blob, frames: n, codec: out.codecString };
+    } catch (e) {
+      await out.cancel().catch(() => undefined);
+      throw e;
+    }
   }
 
   /**
-   * Advances `frames` steps and has the app draw them, waiting as long as it takes: the app draws
-   * no frame while work in the background (shaders, shadow-map depth materials) would leave
+   * Draws the frame (after `frames` steps) without the panel, waiting as long as it takes: the app
+   * draws no frame while work in the background (shaders, shadow-map depth materials) would leave
    * something out of it, so a frame-exact video is the same whatever the machine's speed. Asks
    * again once per animation frame, up to READY_TIMEOUT_MS, then fails saying so.
    */
-  private async stepAndDraw(frames: number, i: number, n: number): Promise<void> {
+  private async stepAndDraw(frames: number, what: string): Promise<void> {
     const host = this.host;
     if (host.step(frames)) return;
     const t0 = performance.now();
@@ -225,46 +237,76 @@ export class VideoRecorder {
       if (host.step(0)) return;
       if (performance.now() - t0 > READY_TIMEOUT_MS) {
         throw new Error(
-          `record(): frame ${i + 1} of ${n} could not be drawn: the view was still not ready after ${READY_TIMEOUT_MS / 1000} s ` +
-            `(shaders or shadow maps compiling, or the graphics context lost); no video was made`,
+          `${what} could not be drawn: the view was still not ready after ${READY_TIMEOUT_MS / 1000} s ` +
+            `(shaders or shadow maps compiling, or the graphics context lost); nothing was made`,
         );
       }
     }
   }
 
-  private async realTime(o: Required<RecordOptions>, draw: () => void, composite: HTMLCanvasElement): Promise<{ blob: Blob; frames: number }> {
-    if (typeof MediaRecorder === "undefined") throw new Error("this browser has no MediaRecorder, which real-time recording needs; record frame-exact (frameExact: true)");
-    const mime = ["video/webm;codecs=vp8", "video/webm;codecs=vp9", "video/webm"].find((m) => MediaRecorder.isTypeSupported(m));
-    if (!mime) throw new Error("this browser cannot record WebM video");
+  private async realTimeVideo(o: Required<RecordOptions>, c: { canvas: HTMLCanvasElement; draw(): void }): Promise<{ blob: Blob; frames: number; codec: string }> {
     const host = this.host;
-    if (host.isPaused) host.resume();
-    draw();
-    const stream = composite.captureStream(o.fps);
-    const recorder = new MediaRecorder(stream, { mimeType: mime, videoBitsPerSecond: Math.round(0.15 * o.width * o.height * o.fps) });
-    const chunks: Blob[] = [];
-    recorder.ondataavailable = (e) => {
-      if (e.data.size > 0) chunks.push(e.data);
+    const out = await sampleOutput(o);
+    let failure: unknown = null, drawn = 0, taken = 0, adding: Promise<void> | null = null, held: VideoSample | null = null, first = 0;
+    /** Hands a frame to the encoder once its duration is known (when the next one is taken, or the recording ends). */
+    const submit = (sample: VideoSample, end: number) => {
+      sample.setDuration(Math.max(1e-3, end - sample.timestamp));
+      adding = out.source.add(sample).then(
+        () => void sample.close(),
+        (e: unknown) => void ((failure ??= e), sample.close()),
+      ).finally(() => (adding = null));
     };
-    let frames = 0;
-    const stop = host.afterEachFrame(() => {
-      draw();
-      frames++;
-    });
-    const stopped = new Promise<void>((resolve) => (recorder.onstop = () => resolve()));
-    recorder.start(250);
-    const t0 = performance.now(), ms = o.seconds * 1000;
+    const take = () => {
+      drawn++;
+      // The encoder is still taking the last frame: this one is left out (real time: what the machine manages).
+      if (adding || failure) return;
+      c.draw();
+      const now = performance.now() / 1000;
+      if (!held) first = now;
+      const sample = new VideoSample(c.canvas, { timestamp: now - first });
+      taken++;
+      if (held) submit(held, sample.timestamp);
+      held = sample;
+    };
+    host.hideUi(true);
+    if (host.isPaused) host.resume();
+    let unwatch: (() => void) | null = null;
     try {
-      while (performance.now() - t0 < ms) {
+      await out.start();
+      unwatch = host.afterEachFrame(take);
+      const t0 = performance.now(), ms = o.seconds * 1000;
+      while (performance.now() - t0 < ms && !failure) {
         host.progress((performance.now() - t0) / ms, `Recording ${((performance.now() - t0) / 1000).toFixed(1)} / ${o.seconds} s (real time)`);
         await new Promise((r) => setTimeout(r, 100));
       }
+      unwatch();
+      unwatch = null;
+      await adding;
+      const last = held as VideoSample | null;
+      held = null;
+      // The last frame lasts until the asked seconds are over (the file is as long as what was recorded).
+      if (last) {
+        submit(last, t0 / 1000 + o.seconds - first);
+        await adding;
+      }
+      if (failure) throw failure;
+      if (taken === 0) {
+        throw new Error(
+          `record(): the real-time recording holds no video: this machine drew ${drawn} frame${drawn === 1 ? "" : "s"} in ${o.seconds} s ` +
+            `and none could be encoded. Record frame-exact instead (it does not depend on the machine's speed), or make the view smaller.`,
+        );
+      }
+      const blob = await out.finish();
+      if (out.packets !== taken) throw new Error(`record(): the encoder gave ${out.packets} frames for ${taken}; no video was made`);
+      return { blob, frames: taken, codec: out.codecString };
+    } catch (e) {
+      await out.cancel().catch(() => undefined);
+      throw e;
     } finally {
-      recorder.stop();
-      await stopped;
-      stop();
-      for (const t of stream.getTracks()) t.stop();
+      unwatch?.();
+      (held as VideoSample | null)?.close();
+      host.hideUi(false);
     }
-    return { blob: new Blob(chunks, { type: MIME }), frames };
   }
 }
 
@@ -278,11 +320,6 @@ function drawCaption(g: CanvasRenderingContext2D, text: string, w: number, h: nu
   g.fillRect(pad, h - 2 * pad - size, tw + 2 * pad, size + pad);
   g.fillStyle = "#ffffff";
   g.fillText(text, 2 * pad, h - 1.5 * pad, w - 4 * pad);
-}
-
-function fileName(caption: string): string {
-  const base = caption.split(" · ").slice(0, 2).join("-").toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/-+/g, "-").replace(/^-|-$/g, "");
-  return `${base || "tree-wind"}.webm`;
 }
 
 function download(blob: Blob, name: string): void {

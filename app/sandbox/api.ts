@@ -19,7 +19,8 @@ import type { ParamDecl } from "../math/params";
 import type { CalibrationResult } from "../physics/calibration";
 import type { PhysicalMaterial } from "../physics/material";
 import type { ReferenceResult } from "../physics/reference/run";
-import type { RecordOptions, RecordResult } from "../record/recorder";
+import type { FormatSupport } from "../record/formats";
+import type { RecordOptions, RecordResult, ScreenshotOptions } from "../record/recorder";
 import type { TreeSummary } from "../tree/skeleton";
 import type { WindTimeline } from "../wind/conditions";
 import type { WindSettings } from "../wind/wind-field";
@@ -34,7 +35,7 @@ import type { DisplaySettings } from "./url-state";
 import type { ViewInfo } from "./view-set";
 
 export type { CalibrationResult, ExportOptions, MotionExportResult, PhysicalMaterial, ReferenceResult };
-export type { ActionInfo, DisplaySettings, ModelInfo, PlotData, RecordOptions, RecordResult, RenderMode, SandboxChange, TreeSource, TreeSummary, ViewInfo, WindSettings, WindTimeline };
+export type { ActionInfo, DisplaySettings, FormatSupport, ModelInfo, PlotData, RecordOptions, RecordResult, RenderMode, SandboxChange, ScreenshotOptions, TreeSource, TreeSummary, ViewInfo, WindSettings, WindTimeline };
 
 /** A parameter value as the API takes and returns it. */
 export type ParamValue = number | boolean | string;
@@ -87,8 +88,22 @@ export interface SandboxApi {
   /** Flat xyz of every branch tip of the first view, world space. */
   probe(): number[];
   stats(): SandboxStats;
-  /** A video of the view: frame-exact (fps × seconds frames, the clock stepped) or real time. One at a time; refused (BusyError) while a model loads. */
+  /**
+   * A video of the view, the panel left out: frame-exact (fps × seconds frames, the clock stepped)
+   * or real time, WebM (default) or MP4, the codec the container's first the browser can encode
+   * (`codec` in the result says which). A container the browser cannot encode is refused with an
+   * Error naming what it can record instead. One at a time; refused (BusyError) while a model loads.
+   */
   record(opts: RecordOptions): Promise<RecordResult>;
+  /**
+   * A picture of the view now, the panel left out: a PNG `Blob` ("image/png") of the asked size
+   * (16 to 7680 pixels; default the view's), the view's middle when the shapes differ (scaled, never
+   * stretched), with the caption if asked (default no). A RangeError names the allowed range;
+   * refused (BusyError) while a video is being recorded.
+   */
+  screenshot(opts?: ScreenshotOptions): Promise<Blob>;
+  /** Which files record() can write here, at the view's size: each container with its codec, or why not and what works instead. */
+  videoFormats(): Promise<FormatSupport[]>;
   /**
    * The motion as an animated glTF (GLB): the first view's tree (its own meshes and materials)
    * skinned to one bone per skeleton node with the sandbox's per-vertex binding, and one clip

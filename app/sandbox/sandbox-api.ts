@@ -13,7 +13,8 @@ import type { Scene } from "@babylonjs/core/scene";
 import type { AnimatorRegistry, AnyProvider } from "../animators/animator";
 import type { ParamDecl } from "../math/params";
 import type { PhysicalMaterial } from "../physics/material";
-import type { RecordOptions, RecordResult } from "../record/recorder";
+import type { FormatSupport } from "../record/formats";
+import type { RecordOptions, RecordResult, ScreenshotOptions } from "../record/recorder";
 import type { WindSettings } from "../wind/wind-field";
 import type { MethodInfo, SandboxPanelApi, SandboxStats } from "./api";
 import type { FixedClock } from "./clock";
@@ -55,8 +56,8 @@ export interface ApiHost {
   step(frames: number): void;
   stats(): SandboxStats;
   record(opts: RecordOptions): Promise<RecordResult>;
-  /** What makes videos (null where the page has none): whether one is being made. */
-  readonly videoRecorder: { readonly recording: boolean } | null;
+  /** What makes videos and pictures (null where the page has none): whether a video is being made. */
+  readonly videoRecorder: { readonly recording: boolean; screenshot(o?: ScreenshotOptions): Promise<Blob>; formats(): Promise<FormatSupport[]> } | null;
 }
 
 /** A call refused because long work is under way (a model loading, a video being recorded, a method's recording). */
@@ -171,6 +172,13 @@ export function sandboxApi(h: ApiHost, ready: Promise<void>): SandboxPanelApi {
       idle("record()", "record (one video at a time, of the tree and methods on show)");
       return h.record(opts);
     }, "Recording failed: "),
+    screenshot: shown(async (opts?: ScreenshotOptions) => {
+      const r = h.videoRecorder;
+      if (!r) throw new Error("pictures are not set up in this page");
+      if (r.recording) throw new BusyError("screenshot() refused: a video is being recorded; wait for the record() under way to resolve (the progress line above the view), then take the picture");
+      return r.screenshot(opts);
+    }, "Picture failed: "),
+    videoFormats: shown(async () => (h.videoRecorder ? h.videoRecorder.formats() : [])),
     exportMotion: shown(async (opts: ExportOptions) => {
       idle("exportMotion()", "export (one at a time, of the tree and method on show)");
       return h.motionExport.run(opts);
