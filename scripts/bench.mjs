@@ -16,9 +16,9 @@
 //   --methods a,b|all   methods for the frame ratios (default all)
 //   --tree NAME         tree preset (default habel)
 //   --steps N --rounds N  steps per measurement (60) and interleaved rounds (3)
-//   --no-jest | --no-browser   skip one part;  --no-record   skip record.exact.fps;
+//   --no-jest | --no-browser   skip one part;  --no-record   skip record.exact.fps and .overhead;
+//   --no-frame   skip the frame ratios (`--no-jest --no-frame --no-compare`: the video figures only);
 //   --no-compare   skip compare.4.frame.ratio (four methods side by side over each alone)
-//   --no-frame     skip the frame ratios
 //   --no-export    skip export.motion.habel.s / .mb
 //   --root DIR          serve DIR instead of (building) dist/
 import { spawn } from "node:child_process";
@@ -29,7 +29,7 @@ import { build, isStale, stopBuild } from "./build.mjs";
 import { startServer, repoRoot, distDir } from "./serve.mjs";
 import { launchChromium } from "./browser.mjs";
 import { runCompareBench, runFrameRatioBench } from "../spec/bench/frame-ratio.mjs";
-import { runRecordBench } from "../spec/bench/record-fps.mjs";
+import { runRecordBench, runRecordOverheadBench } from "../spec/bench/record-fps.mjs";
 import { runExportBench } from "../spec/bench/export-motion.mjs";
 
 const require = createRequire(import.meta.url);
@@ -65,8 +65,8 @@ function parseArgs(argv) {
     else if (a === "--no-jest") o.jest = false;
     else if (a === "--no-browser") o.browser = false;
     else if (a === "--no-record") o.record = false;
-    else if (a === "--no-compare") o.compare = false;
     else if (a === "--no-frame") o.frames = false;
+    else if (a === "--no-compare") o.compare = false;
     else if (a === "--no-export") o.exportMotion = false;
     else if (a === "--root") o.root = resolve(value());
     else if (a === "--check") o.check = true;
@@ -133,6 +133,7 @@ async function main() {
       if (o.record) {
         await runRecordBench(browser.page, server.url, { print: emit, progress: note });
         await runRecordBench(browser.page, server.url, { tree: "demo", print: emit, progress: note });
+        await runRecordOverheadBench(browser.page, server.url, { tree: o.tree, print: emit, progress: note });
       }
       if (o.exportMotion) await runExportBench(browser.page, server.url, { tree: o.tree, print: emit, progress: note });
     } catch (err) {
