@@ -56,7 +56,7 @@ test("video: frame-exact WebM and MP4 hold exactly fps x seconds frames that dec
   const formats = await page.evaluate(() => window.sandbox.videoFormats());
   log(`this browser: ${formats.map((f) => f.codec ? f.label : `${f.format}: ${f.problem}`).join("; ")}`);
   const webm = formats.find((f) => f.format === "webm"), mp4 = formats.find((f) => f.format === "mp4");
-  assert.ok(webm.codec, "WebM can be encoded (VP9, VP8 or AV1)");
+  assert.ok(webm.codec, "WebM can be encoded (VP8, VP9 or AV1)");
 
   const first = await oneSecond(page, "webm");
   log(`WebM: ${JSON.stringify(first.r)}; decoded ${first.d.decoded} of ${first.d.frames} frames, ${first.d.codecString}, ${first.d.width} x ${first.d.height}, ${first.d.durationMs} ms; played ${JSON.stringify(first.played)}`);
