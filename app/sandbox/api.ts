@@ -23,6 +23,7 @@ import type { FormatSupport } from "../record/formats";
 import type { RecordOptions, RecordResult, ScreenshotOptions } from "../record/recorder";
 import type { TreeSummary } from "../tree/skeleton";
 import type { WindTimeline } from "../wind/conditions";
+import type { WindPrimitiveInfo, WindPrimitiveSpec } from "../wind/primitives";
 import type { WindSettings } from "../wind/wind-field";
 import type { SandboxChange } from "./events";
 import type { ActionInfo } from "./method-controls";
@@ -35,7 +36,7 @@ import type { DisplaySettings } from "./url-state";
 import type { ViewInfo } from "./view-set";
 
 export type { CalibrationResult, ExportOptions, MotionExportResult, PhysicalMaterial, ReferenceResult };
-export type { ActionInfo, DisplaySettings, FormatSupport, ModelInfo, PlotData, RecordOptions, RecordResult, RenderMode, SandboxChange, ScreenshotOptions, TreeSource, TreeSummary, ViewInfo, WindSettings, WindTimeline };
+export type { ActionInfo, DisplaySettings, FormatSupport, ModelInfo, PlotData, RecordOptions, RecordResult, RenderMode, SandboxChange, ScreenshotOptions, TreeSource, TreeSummary, ViewInfo, WindPrimitiveInfo, WindPrimitiveSpec, WindSettings, WindTimeline };
 
 /** A parameter value as the API takes and returns it. */
 export type ParamValue = number | boolean | string;
@@ -119,6 +120,24 @@ export interface SandboxApi {
   windPreset(id: string): void;
   /** Plays (validated), stops (null) or reads the wind timeline. */
   windTimeline(tl?: WindTimeline | null): WindTimeline | null;
+  /**
+   * Places a wind primitive in the shared wind (Zioma 2007 §6.3.1), felt by every method and marked
+   * on the ground, and returns its id: { kind: "blast" (a front expanding from the point at 30 m/s,
+   * losing a factor e every radius it travels) | "vortex" (a swirl about a vertical axis, fastest at
+   * the radius) | "fan" (a jet blowing one way, the radius its half-width), x, z (m, -100..100),
+   * strength (m/s, 0.1..60), radius (m, 0.5..50), duration? (s, 0.1..3600; left out or null: until
+   * removed), direction? (degrees, fans only: 0 toward +x, 90 toward +z; left out: toward the tree at
+   * the origin), start? (s; left out: the clock's time now) }. Timed by the fixed-step clock only (a
+   * clock restarted at 0 plays it again at its start). A RangeError names the allowed range; at most
+   * 16 at once. Kept in the page address.
+   */
+  windPrimitive(spec: WindPrimitiveSpec): number;
+  /** The wind primitives in the scene, in the order placed: { id, kind, x, z, strength, radius, duration (null: until removed), direction, start }. */
+  windPrimitives(): WindPrimitiveInfo[];
+  /** Moves one to { x, z } (a fan may turn: direction); the rest stays. A RangeError names the range, or the ids there are. */
+  moveWindPrimitive(id: number, to: { x: number; z: number; direction?: number }): WindPrimitiveInfo;
+  /** Removes one; a RangeError names the ids there are. */
+  removeWindPrimitive(id: number): void;
   /** The branch whose tip the plots follow (-1: the longest); returns the branch plotted. */
   plotTip(branch?: number): number;
   /**
@@ -210,6 +229,8 @@ export interface SandboxPanelApi extends SandboxApi {
   renderModes(): { id: RenderMode; label: string }[];
   /** The branch under a canvas point (CSS pixels), -1 for none. */
   branchAt(x: number, y: number): number;
+  /** The point on the ground under a canvas point (CSS pixels), through the camera of the view there; null off the ground (sky, panel, past 100 m). */
+  groundAt(x: number, y: number): { x: number; z: number } | null;
   selectedBranch(): number;
   /** The focused method's per-branch controls, or null when it has none. */
   branchControls(): Readonly<Record<string, BranchControl>> | null;

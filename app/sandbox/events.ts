@@ -23,12 +23,13 @@ import { Observable } from "@babylonjs/core/Misc/observable";
  * - paused: the clock paused or resumed;
  * - plot: the plotted tip;
  * - physics: the physical tree's material;
- * - reference: a reference computation finished (or its result no longer holds).
+ * - reference: a reference computation finished (or its result no longer holds);
+ * - primitives: the wind primitives placed in the scene (blast, vortex, fan).
  */
-export type SandboxChange = "tree" | "views" | "focus" | "wind" | "windPlayed" | "timeline" | "params" | "display" | "progress" | "selection" | "actions" | "paused" | "plot" | "physics" | "reference" | "calibration";
+export type SandboxChange = "tree" | "views" | "focus" | "wind" | "windPlayed" | "timeline" | "params" | "display" | "progress" | "selection" | "actions" | "paused" | "plot" | "physics" | "reference" | "calibration" | "primitives";
 
 /** The changes the page address keeps. */
-export const ADDRESS_CHANGES: ReadonlySet<SandboxChange> = new Set<SandboxChange>(["tree", "views", "wind", "timeline", "params", "display", "physics"]);
+export const ADDRESS_CHANGES: ReadonlySet<SandboxChange> = new Set<SandboxChange>(["tree", "views", "wind", "timeline", "params", "display", "physics", "primitives"]);
 
 /** How many errors `recent` keeps. */
 const ERROR_LOG = 20;

@@ -32,6 +32,7 @@ import { CUSTOM_TREE, treeNames, type TreeSourceManager } from "./tree-source";
 import { MAX_VIEWS } from "./compare-layout";
 import type { ViewSet } from "./view-set";
 import type { WindControl } from "./wind-control";
+import { groundPoint } from "./wind-primitives";
 
 /** What the API is built over: the host's parts and its run loop. */
 export interface ApiHost {
@@ -188,6 +189,10 @@ export function sandboxApi(h: ApiHost, ready: Promise<void>): SandboxPanelApi {
       if (tl !== undefined) wind.setTimeline(tl, h.clock.time);
       return wind.current;
     }),
+    windPrimitive: shown((spec) => wind.primitives.add(spec)),
+    windPrimitives: () => wind.primitives.list(),
+    moveWindPrimitive: shown((id: number, to: { x: number; z: number; direction?: number }) => wind.primitives.move(id, to)),
+    removeWindPrimitive: shown((id: number) => wind.primitives.remove(id)),
     plotTip: shown((branch?: number) => {
       if (branch !== undefined) h.tipPlot.choose(branch, skeleton(), views.list.length);
       return h.tipPlot.branch;
@@ -241,6 +246,7 @@ export function sandboxApi(h: ApiHost, ready: Promise<void>): SandboxPanelApi {
     }),
     renderModes: () => RENDER_MODES.map((id) => ({ id, label: RENDER_MODE_LABELS[id] })),
     branchAt: (x: number, y: number) => views.branchAt(x, y),
+    groundAt: (x: number, y: number) => groundPoint(h.scene, h.stages.cameraAt(x, y), x, y),
     selectedBranch: () => methods.selected,
     branchControls: () => methods.branchControls(),
     actionProgress: () => methods.progress(),

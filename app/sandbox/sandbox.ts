@@ -7,7 +7,7 @@
  * - view-timing.ts, pointer-camera.ts: Babylon behaviours of the scene (per-view timing, the
  *   camera under the pointer);
  * - tree-source.ts, model-store.ts: the tree on show, grammars and models;
- * - wind-control.ts: wind settings, presets, timeline;
+ * - wind-control.ts: wind settings, presets, timeline, the wind primitives (wind-primitives.ts);
  * - method-controls.ts: parameters, commands, the selected branch;
  * - physics-control.ts: the physical tree's material;
  * - tip-plot.ts: the plotted tip; url-sync.ts: the page address;
@@ -101,7 +101,7 @@ export class Sandbox {
     this.windField = new WindField({ ...DEFAULT_WIND }, { modulation: !options.offscreen });
     const changed = this.events.changed.bind(this.events), error = this.events.error.bind(this.events);
     this.stages = new Stages(this.scene, this.env, this.root);
-    this.windControl = new WindControl(this.windField, changed);
+    this.windControl = new WindControl(this.windField, changed, this.scene, () => this.clock.time);
     this.tipPlot = new TipPlot(this.windField, changed);
     this.physics = new PhysicsControl(changed);
     const runReference = options.referenceRunner ?? inlineRunner;
@@ -200,6 +200,7 @@ export class Sandbox {
       setMethods: (ids) => this.views.setMethods(ids),
       setRenderMode: (mode) => this.views.setRenderMode(mode),
       setTimeline: (tl) => this.windControl.setTimeline(tl, 0),
+      setPrimitives: (list) => this.windControl.primitives.restore(list),
       setDisplay: (d) => this.views.applyDisplay(d),
       setPhysics: (patch) => this.physics.set(patch),
     }, (name) => modelSample(name) !== undefined);
@@ -235,7 +236,7 @@ export class Sandbox {
     const v = this.views;
     const params: Record<string, ReturnType<MethodControls["get"]>> = {};
     for (const id of v.methodIds) params[id] = this.methods.get(id);
-    return { ...this.trees.addressFields(), methods: v.methodIds, mode: v.renderMode, wind: this.windField.settings(), timeline: this.windControl.current, display: v.display, params, physics: this.physics.get() };
+    return { ...this.trees.addressFields(), methods: v.methodIds, mode: v.renderMode, wind: this.windField.settings(), timeline: this.windControl.current, primitives: this.windControl.primitives.text(), display: v.display, params, physics: this.physics.get() };
   }
 
   private frame(): void {
@@ -306,9 +307,7 @@ export class Sandbox {
     this.lastFrameAt = performance.now();
     this.events.changed("paused");
   }
-  get isPaused(): boolean {
-    return this.paused;
-  }
+  get isPaused(): boolean { return this.paused; }
 
   /**
    * Advances frames × dt deterministically, then draws once if every view is ready (drawReady()).

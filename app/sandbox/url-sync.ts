@@ -7,6 +7,7 @@
 import type { Params } from "../math/params";
 import type { WindSettings } from "../wind/wind-field";
 import { formatTimeline, parseTimeline, validateTimeline, type WindTimeline } from "../wind/conditions";
+import { parsePrimitives, type WindPrimitiveSpec } from "../wind/primitives";
 import { ADDRESS_CHANGES, messageOf, type SandboxChange } from "./events";
 import { RENDER_MODES, type RenderMode } from "./tree-view";
 import { DEFAULT_DISPLAY, DISPLAY_KEYS, formatHash, parseHash, type DisplaySettings } from "./url-state";
@@ -29,6 +30,8 @@ export interface AddressState {
   mode: RenderMode;
   wind: WindSettings;
   timeline: WindTimeline | null;
+  /** The wind primitives placed, as primitives.ts's text ("" for none). */
+  primitives: string;
   display: DisplaySettings;
   /** The parameters of the methods on show. */
   params: Record<string, Params>;
@@ -43,6 +46,7 @@ export interface AddressTarget {
   setMethods(ids: string[]): void;
   setRenderMode(mode: RenderMode): void;
   setTimeline(tl: WindTimeline): void;
+  setPrimitives(list: WindPrimitiveSpec[]): void;
   setDisplay(d: DisplaySettings): void;
   setPhysics(patch: Record<string, string>): void;
 }
@@ -160,6 +164,7 @@ export class UrlSync {
         target.setTimeline(tl);
       });
     }
+    if (s.primitives !== undefined) attempt("primitives", s.primitives, (st) => st.primitives || "none", () => target.setPrimitives(parsePrimitives(s.primitives!)));
     target.setDisplay({ ...DEFAULT_DISPLAY, ...s.display });
 
     return { tree: sampleId ? undefined : tree, depth, taper, model: modelUrl ? { url: modelUrl } : sampleId ? { preset: sampleId } : null };
@@ -192,7 +197,7 @@ export class UrlSync {
     if (!s) return "";
     return formatHash({
       tree: s.tree, model: s.model, depth: s.depth, taper: s.taper, method: s.methods.join(","), mode: s.mode, wind: s.wind,
-      timeline: s.timeline ? formatTimeline(s.timeline) : undefined, display: s.display, params: s.params, physics: s.physics,
+      timeline: s.timeline ? formatTimeline(s.timeline) : undefined, primitives: s.primitives || undefined, display: s.display, params: s.params, physics: s.physics,
     });
   }
 

@@ -1,11 +1,14 @@
 /**
  * The shared wind as people set it: its settings (validated by the WindField), the Beaufort
- * presets, and a wind timeline (keyframes of speed, direction and gusts) that plays on the host's
- * fixed-step clock, so a recording made twice shows the same wind.
+ * presets, a wind timeline (keyframes of speed, direction and gusts) that plays on the host's
+ * fixed-step clock, so a recording made twice shows the same wind, and the wind primitives placed
+ * in the scene (wind-primitives.ts).
  */
+import type { Scene } from "@babylonjs/core/scene";
 import { presetOf, timelineAt, validateTimeline, windPreset, type WindTimeline } from "../wind/conditions";
 import type { WindField, WindSettings } from "../wind/wind-field";
 import type { SandboxChange } from "./events";
+import { WindPrimitives } from "./wind-primitives";
 
 /** Fixed steps between the panel's updates of a wind a timeline moves (6 a second). */
 const TIMELINE_NOTICE_STEPS = 10;
@@ -16,7 +19,17 @@ export class WindControl {
   /** Fixed steps since listeners were last told the timeline moved the wind. */
   private steps = 0;
 
-  constructor(readonly field: WindField, private readonly changed: (what: SandboxChange) => void) {}
+  /** Blasts, vortices and fans in the shared wind, with their markers. */
+  readonly primitives: WindPrimitives;
+
+  /**
+   * `scene`: where the primitives' markers are drawn (they go when the scene is disposed); `time`:
+   * the host's clock, which times the primitives.
+   */
+  constructor(readonly field: WindField, private readonly changed: (what: SandboxChange) => void, scene: Scene | null = null, time: () => number = () => 0) {
+    this.primitives = new WindPrimitives(field, time, changed, scene);
+    scene?.onDisposeObservable.addOnce(() => this.primitives.dispose());
+  }
 
   settings(): WindSettings {
     return this.field.settings();
@@ -70,8 +83,8 @@ export class WindControl {
   /** What a video's caption says of the wind: the preset or timeline, speed and direction. */
   caption(): string {
     const w = this.field.settings();
-    if (this.timeline) return `wind timeline (${this.timeline.keys.length} keys, ${this.timeline.loop ? "loop" : "once"})`;
+    if (this.timeline) return `wind timeline (${this.timeline.keys.length} keys, ${this.timeline.loop ? "loop" : "once"})${this.primitives.caption()}`;
     const p = presetOf(w.speed);
-    return `${p ? p.label.split(" (")[0].toLowerCase() + ", " : ""}wind ${w.speed.toFixed(1)} m/s toward ${w.direction.toFixed(0)}°`;
+    return `${p ? p.label.split(" (")[0].toLowerCase() + ", " : ""}wind ${w.speed.toFixed(1)} m/s toward ${w.direction.toFixed(0)}°${this.primitives.caption()}`;
   }
 }

@@ -21,6 +21,7 @@ import { exportSection } from "./sections/export-section";
 import { methodSection } from "./sections/method-section";
 import { paramsSection } from "./sections/params-section";
 import { physicsSection } from "./sections/physics-section";
+import { primitivesSection } from "./sections/primitives-section";
 import type { PanelSection } from "./sections/section";
 import { treeSection } from "./sections/tree-section";
 import { videoSection } from "./sections/video-section";
@@ -113,6 +114,7 @@ export class Panel {
     section((s) => physicsSection(sandbox, s));
     section((s) => calibrationSection(sandbox, s));
     section((s) => windSection(sandbox, s));
+    section((s) => primitivesSection(sandbox, s, (x) => this.frame.isVisible && x < PANEL_WIDTH));
     section((s) => paramsSection(sandbox, s));
     section((s) => viewSection(sandbox, s));
     section((s) => videoSection(sandbox, s));

@@ -1,7 +1,9 @@
 /**
  * The time-varying factor of the mean wind (wind-field.ts): a slow modulation (two octaves of
  * smooth seeded value noise around 1) and gust events (rise, hold, fall; at most one per slot),
- * both pure functions of (seed, t).
+ * both pure functions of (seed, t). `MeanFactor` evaluates their product with the hashes of the
+ * slots and knots it last used kept, for a WindField that asks at many local times per frame
+ * (gusts that roll reach every point at its own time).
  */
 import { hashUnit, smoothstep } from "./hash";
 
@@ -98,4 +100,70 @@ export function gustEvents(seed: number, gust: number, t0: number, t1: number): 
     if (gustOfSlot(seed, s, gust, e) && e.start >= t0 && e.start < t1) out.push(e);
   }
   return out;
+}
+
+/** Cached gust slots (direct-mapped by slot index; a power of two). */
+const SLOT_CACHE = 8;
+
+/**
+ * factor(t) = slowModulation(seed, t, depth) × (1 + gustEnvelope(seed, gust, t)), the same values
+ * as those pure functions, with the hashes of the gust slots and noise knots last used kept: a
+ * WindField whose gusts roll asks for many nearby times each frame (one per point sampled), and
+ * each answer then costs a few comparisons and two fades. No allocation after construction.
+ */
+export class MeanFactor {
+  private seed = NaN;
+  /** Per cached slot: its index (NaN: empty), and its event's start, rise, hold, fall, peak per unit `gust` (peak -1: no event). */
+  private readonly slotIndex = new Float64Array(SLOT_CACHE).fill(NaN);
+  private readonly slotEvent = new Float64Array(5 * SLOT_CACHE);
+  /** Per noise octave: the knot index last used and the values at it and the next. */
+  private readonly knotIndex = new Float64Array(2).fill(NaN);
+  private readonly knotValue = new Float64Array(4);
+
+  /** The factor at time t for (seed, gust, modulation depth); depth 0 leaves the modulation out. */
+  at(seed: number, gust: number, depth: number, t: number): number {
+    if (seed !== this.seed) {
+      this.seed = seed;
+      this.slotIndex.fill(NaN);
+      this.knotIndex.fill(NaN);
+    }
+    let f = 1;
+    if (gust > 0) f += gust * this.envelope(t);
+    if (depth > 0) f *= 1 + depth * (MOD_WEIGHT_1 * this.noise(0, 101, t, MOD_KNOT_1) + (1 - MOD_WEIGHT_1) * this.noise(1, 202, t, MOD_KNOT_2));
+    return f;
+  }
+
+  /** gustEnvelope(seed, 1, t): the largest of the overlapping events. */
+  private envelope(t: number): number {
+    const slot = floor(t / GUST_SLOT);
+    let env = 0;
+    for (let s = slot - GUST_SLOTS_BACK; s <= slot; s++) {
+      const c = s & (SLOT_CACHE - 1), e = 5 * c, ev = this.slotEvent;
+      if (this.slotIndex[c] !== s) {
+        this.slotIndex[c] = s;
+        if (gustOfSlot(this.seed, s, 1, gustScratch)) {
+          ev[e] = gustScratch.start; ev[e + 1] = gustScratch.rise; ev[e + 2] = gustScratch.hold; ev[e + 3] = gustScratch.fall; ev[e + 4] = gustScratch.peak;
+        } else ev[e + 4] = -1;
+      }
+      if (ev[e + 4] < 0) continue;
+      const v = ev[e + 4] * gustShape(ev[e + 1], ev[e + 2], ev[e + 3], t - ev[e]);
+      if (v > env) env = v;
+    }
+    return env;
+  }
+
+  /** valueNoise(seed, channel, t, period) with the knots of octave k kept. */
+  private noise(k: number, channel: number, t: number, period: number): number {
+    const s = t / period;
+    const i = floor(s);
+    const f = s - i;
+    const kv = this.knotValue;
+    if (this.knotIndex[k] !== i) {
+      this.knotIndex[k] = i;
+      kv[2 * k] = 2 * hashUnit(this.seed, i, channel) - 1;
+      kv[2 * k + 1] = 2 * hashUnit(this.seed, i + 1, channel) - 1;
+    }
+    const fade = f * f * f * (f * (f * 6 - 15) + 10);
+    return kv[2 * k] + (kv[2 * k + 1] - kv[2 * k]) * fade;
+  }
 }

@@ -6,13 +6,18 @@
  *
  *  - d = (cos θ, 0, sin θ): the way the wind blows (θ = direction, 0 toward +x, 90 toward +z);
  *    perp = (-d.z, 0, d.x), up = +y.
- *  - factor(t) = modulation(t) × (1 + gust(t)): modulation is smooth seeded value noise around 1
+ *  - factor(τ) = modulation(τ) × (1 + gust(τ)): modulation is smooth seeded value noise around 1
  *    (periods of tens of seconds, depth ±20% at the default turbulence 0.35 and above, in
  *    proportion below it: the slow swings of the mean are the turbulence's lowest frequencies, so
  *    turbulence 0 is a steady wind, the one the reference solver and the calibration assume); gust(t) is the envelope of seeded gust events
  *    (rise, hold, fall), peak proportional to the `gust` setting. factor does not depend on speed.
- *  - strength(t) = speed × factor(t), the horizontal mean wind; verticalStrength(t) = vertical ×
- *    factor(t), the vertical mean wind (updraft > 0): the mean wind is the 3D vector
+ *  - Gusts that roll: factor is read at the point's own time τ = t - (x d.x + z d.z) / U_g, with
+ *    U_g = max(speed, GUST_MIN_TRAVEL), so a gust front and the slow swings travel downwind with
+ *    the mean wind, frozen like the turbulence (Taylor): a point s metres downwind of another sees
+ *    the same gust s / speed later, and points across the wind see it at the same time. At the
+ *    origin τ = t (a tree standing there feels the same mean wind as before gusts rolled).
+ *  - strength(t) = speed × factor(τ), the horizontal mean wind; verticalStrength(t) = vertical ×
+ *    factor(τ), the vertical mean wind (updraft > 0): the mean wind is the 3D vector
  *    (speed d + vertical up) × factor(t), so gusts and the slow modulation scale both components
  *    alike. Barron's x, y, z wind sliders map onto this: (x, z) = speed d (`speed` and
  *    `direction` are its polar form) and y = `vertical`. Gusts are fluctuations of the mean wind:
@@ -35,7 +40,11 @@
  *    texture's synthesis and the contract's lookup), primitives.ts (vortex, blast), hash.ts.
  *
  * THE GPU CONTRACT (what windFromGpuState in turbulence.ts computes, and what a shader reproduces
- * with texelFetch and manual bilinear interpolation, to float precision). With s = gpuState(t):
+ * with texelFetch and manual bilinear interpolation, to float precision). With s = gpuState(t, s,
+ * x0, z0), the uniforms for a tree standing at (x0, z0) (its mean wind at its own τ; default the
+ * origin), the formula below gives sample() exactly at (x0, z0) and, elsewhere on the tree, the
+ * turbulence at the point with the tree's mean wind (the gust's delay across a crown of a few
+ * metres, a fraction of a second at the speeds gusts matter, is left out):
  *    a = (x s.dirX + z s.dirZ - s.advection) / cellSize        (along-wind texel coordinate)
  *    c = (x perp.x + z perp.z) / cellSize,  perp = (-s.dirZ, s.dirX)   (cross-wind texel coordinate)
  *    (u, v, w) = bilinear(turbulenceTexture, a, c), wrapping around in both directions; texel
@@ -46,19 +55,27 @@
  *    wind = s.strength (dirX, 0, dirZ) + (0, s.vertical, 0)
  *           + s.turbulenceAmplitude (u dirX + v perp.x, w, u dirZ + v perp.z)
  *  (s.strength and s.vertical are already modulated and gusted: a shader adds them as they are.)
- *  Wind primitives (vortex, blast; Zioma 2007 §6.3.1) are added by sample() only, outside the
- *  contract: a GPU method that wants them evaluates them itself (they are pure functions too).
+ *  Wind primitives (blast, vortex, fan; Zioma 2007 §6.3.1) are added by sample() only, outside the
+ *  contract: a GPU method feels them through primitivesAt() at a point of its tree (they are pure
+ *  functions too).
  *  The texture keeps its identity when the seed changes: its data is rewritten in place and its
  *  `version` goes up, so an uploader re-uploads when version differs. For long runs a GPU method
  *  may upload advection modulo width × cellSize (same field, by wrap-around) to keep float32 precision.
  */
 import { defaultsOf, numberParam, validatePatch, type ParamSpec } from "../math/params";
-import { MODULATION_DEPTH, gustEnvelope, gustEvents, slowModulation, type GustEvent } from "./gusts";
+import { MODULATION_DEPTH, MeanFactor, gustEnvelope, gustEvents, type GustEvent } from "./gusts";
 import type { WindPrimitive } from "./primitives";
 import { cachedTurbulence, TURBULENCE_CELL, TURBULENCE_HEIGHT, TURBULENCE_WIDTH, windFromGpuState, type TurbulenceTexture, type WindGpuState } from "./turbulence";
 
 /** Turbulence at and above which the mean wind's slow modulation has its full depth (the default turbulence). */
 export const MODULATION_FULL_TURBULENCE = 0.35;
+
+/**
+ * The slowest the gusts and the slow swings travel downwind, m/s: below it (a calm with an updraft,
+ * a timeline passing through 0) they travel at this speed, so one gust is not spread over minutes
+ * across the scene.
+ */
+export const GUST_MIN_TRAVEL = 1;
 
 /** The slow modulation's depth for a turbulence intensity: MODULATION_DEPTH from 0.35 up, in proportion below, 0 at 0. */
 export function modulationDepth(turbulence: number): number {
@@ -96,7 +113,7 @@ export const DEFAULT_WIND: WindSettings = defaultsOf(WIND_PARAMS);
 
 // Math's members read once: in jest's vm context every read of the global `Math` is a slow
 // interceptor call (30x slower hot loops); in browsers this costs nothing.
-const { sin, cos, PI } = Math;
+const { sin, cos, max, PI } = Math;
 
 // ---------------------------------------------------------------------------------------------
 
@@ -114,7 +131,7 @@ function checkSeed(seed: number): void {
 }
 
 export class WindField {
-  /** Local wind primitives summed by sample() (not part of the GPU contract). */
+  /** Local wind primitives summed by sample() and primitivesAt() (not part of the GPU contract). */
   readonly primitives: WindPrimitive[] = [];
   private readonly tex: { width: number; height: number; cellSize: number; data: Float32Array; version: number };
   private s: WindSettings;
@@ -123,6 +140,7 @@ export class WindField {
   private dirZ = 0;
   private cacheT = NaN;
   private cacheFactor = 0;
+  private readonly meanFactor = new MeanFactor();
   private readonly state: WindGpuState = { dirX: 1, dirZ: 0, strength: 0, vertical: 0, turbulenceAmplitude: 0, advection: 0 };
 
   constructor(settings: Partial<WindSettings> = DEFAULT_WIND, options: WindFieldOptions = {}) {
@@ -190,30 +208,37 @@ export class WindField {
     this.dirZ = sin(th);
   }
 
-  /** slow modulation(t) × (1 + gust envelope(t)), the factor of both mean components; pure in t (cached for the last t). */
-  private factor(t: number): number {
-    if (t === this.cacheT) return this.cacheFactor;
-    const { gust, seed } = this.s;
-    let f = 1 + gustEnvelope(seed, gust, t);
-    if (this.modulation) f *= slowModulation(seed, t, modulationDepth(this.s.turbulence));
-    this.cacheT = t;
+  /** slow modulation(τ) × (1 + gust envelope(τ)), the factor of both mean components at local time τ; pure (cached for the last τ). */
+  private factor(tau: number): number {
+    if (tau === this.cacheT) return this.cacheFactor;
+    const s = this.s;
+    const f = this.meanFactor.at(s.seed, s.gust, this.modulation ? modulationDepth(s.turbulence) : 0, tau);
+    this.cacheT = tau;
     this.cacheFactor = f;
     return f;
   }
 
-  /** Horizontal mean wind: speed × slow modulation(t) × (1 + gust envelope(t)), m/s; pure in t. Exactly 0 at speed 0. */
-  strength(t: number): number {
+  /**
+   * Seconds after the origin that the gusts and slow swings reach (x, z): the distance along the
+   * wind over the speed they travel at (the mean speed, at least GUST_MIN_TRAVEL); negative upwind.
+   */
+  gustDelay(x: number, z: number): number {
+    return (x * this.dirX + z * this.dirZ) / max(this.s.speed, GUST_MIN_TRAVEL);
+  }
+
+  /** Horizontal mean wind at (x, z) (default the origin): speed × slow modulation × (1 + gust envelope) at τ = t - gustDelay(x, z), m/s; pure. Exactly 0 at speed 0. */
+  strength(t: number, x = 0, z = 0): number {
     const speed = this.s.speed;
-    return speed > 0 ? speed * this.factor(t) : 0;
+    return speed > 0 ? speed * this.factor(x === 0 && z === 0 ? t : t - this.gustDelay(x, z)) : 0;
   }
 
-  /** Vertical mean wind (+y): vertical × slow modulation(t) × (1 + gust envelope(t)), m/s; pure in t. Exactly 0 at vertical 0. */
-  verticalStrength(t: number): number {
+  /** Vertical mean wind (+y) at (x, z) (default the origin): vertical × the same factor as strength(), m/s; pure. Exactly 0 at vertical 0. */
+  verticalStrength(t: number, x = 0, z = 0): number {
     const vertical = this.s.vertical;
-    return vertical === 0 ? 0 : vertical * this.factor(t);
+    return vertical === 0 ? 0 : vertical * this.factor(x === 0 && z === 0 ? t : t - this.gustDelay(x, z));
   }
 
-  /** The gust envelope at t (fraction of the mean speed), for plots. */
+  /** The gust envelope at t at the origin (fraction of the mean speed), for plots. */
   gustEnvelope(t: number): number {
     return gustEnvelope(this.s.seed, this.s.gust, t);
   }
@@ -223,13 +248,13 @@ export class WindField {
     return gustEvents(this.s.seed, this.s.gust, t0, t1);
   }
 
-  /** The uniforms of the GPU contract at time t (see the file header). */
-  gpuState(t: number, out: WindGpuState): WindGpuState {
-    const str = this.strength(t);
+  /** The uniforms of the GPU contract at time t for a tree standing at (x, z) (default the origin; see the file header). */
+  gpuState(t: number, out: WindGpuState, x = 0, z = 0): WindGpuState {
+    const str = this.strength(t, x, z);
     out.dirX = this.dirX;
     out.dirZ = this.dirZ;
     out.strength = str;
-    out.vertical = this.verticalStrength(t);
+    out.vertical = this.verticalStrength(t, x, z);
     out.turbulenceAmplitude = this.s.turbulence * str;
     out.advection = this.s.speed * t;
     return out;
@@ -237,8 +262,20 @@ export class WindField {
 
   /** Wind velocity (m/s) at (x, y, z) and time t into out[offset..offset+2]. Allocation free; pure in (p, t). */
   sample(x: number, y: number, z: number, t: number, out: Float32Array | Float64Array, offset = 0): void {
-    windFromGpuState(this.gpuState(t, this.state), this.tex, x, z, out, offset);
+    windFromGpuState(this.gpuState(t, this.state, x, z), this.tex, x, z, out, offset);
     const prims = this.primitives;
     for (let i = 0; i < prims.length; i++) prims[i].add(x, y, z, t, out, offset);
+  }
+
+  /**
+   * The wind primitives' part alone at (x, y, z) and time t into out[offset..offset+2] (zeros when
+   * there are none): what a GPU method, whose shader reads only the contract, adds to the mean wind
+   * of its tree. Returns whether any primitive is in the field. Allocation free; pure.
+   */
+  primitivesAt(x: number, y: number, z: number, t: number, out: Float32Array | Float64Array, offset = 0): boolean {
+    out[offset] = out[offset + 1] = out[offset + 2] = 0;
+    const prims = this.primitives;
+    for (let i = 0; i < prims.length; i++) prims[i].add(x, y, z, t, out, offset);
+    return prims.length > 0;
   }
 }

@@ -3,6 +3,8 @@ import { FixedClock } from "../../app/sandbox/clock";
 import { UrlSync, type AddressState, type AddressTarget } from "../../app/sandbox/url-sync";
 import { DEFAULT_DISPLAY } from "../../app/sandbox/url-state";
 import { DEFAULT_WIND, WindField } from "../../app/wind/wind-field";
+import { WindPrimitives } from "../../app/sandbox/wind-primitives";
+import { formatPrimitives, parsePrimitives } from "../../app/wind/primitives";
 
 describe("URL hash state", () => {
   it("round-trips tree, method, wind and parameters", () => {
@@ -22,6 +24,23 @@ describe("URL hash state", () => {
     expect(s.display).toEqual({ barkTexture: false, background: true, shadows: false, hierarchy: true });
     expect(hash).toContain("bark=off");
     expect(s.params).toEqual({ "procedural-wind": { damping: "0.7", stiffness: "2" } });
+  });
+
+  it("round-trips the wind primitives: kind, place, strength, radius, duration (or none), start, a fan's direction", () => {
+    const field = new WindField({ ...DEFAULT_WIND });
+    const placed = new WindPrimitives(field, () => 3.25, () => undefined, null);
+    placed.add({ kind: "blast", x: 8, z: -1.5, strength: 20, radius: 8 });
+    placed.add({ kind: "vortex", x: -6, z: 4, strength: 12, radius: 5, duration: 30, start: 1 });
+    placed.add({ kind: "fan", x: -10, z: 0, strength: 9, radius: 2 });
+    const hash = formatHash({ tree: "demo", depth: 4, taper: 0.3, method: "rest", mode: "shaded", wind: { ...DEFAULT_WIND }, primitives: placed.text(), params: {} });
+    expect(hash).toContain("primitives=blast%2C8%2C-1.5%2C20%2C8%2Cinf%2C3.25%3Bvortex%2C-6%2C4%2C12%2C5%2C30%2C1%3Bfan%2C-10%2C0%2C9%2C2%2Cinf%2C3.25%2C0");
+    const text = parseHash(hash).primitives!;
+    const again = new WindPrimitives(new WindField({ ...DEFAULT_WIND }), () => 0, () => undefined, null);
+    again.restore(parsePrimitives(text));
+    expect(again.list()).toEqual(placed.list());
+    expect(field.primitives).toHaveLength(3);
+    expect(formatPrimitives(again.list())).toBe(text);
+    expect(parseHash("#tree=demo").primitives).toBeUndefined();
   });
 
   it("ignores what it does not understand and keeps numbers numeric", () => {
@@ -61,6 +80,7 @@ describe("UrlSync.restore: each bad field falls back to its default alone, and o
     let shown = ["spectral-beam"];
     const params: Record<string, Record<string, number>> = { "spectral-beam": { damping: 0.5 } };
     let mode = "shaded";
+    const prims = new WindPrimitives(wind, () => 0, () => undefined, null);
     const target: AddressTarget = {
       setWind: (patch) => wind.set(patch as never),
       restoreParams: (id, patch) => {
@@ -76,16 +96,17 @@ describe("UrlSync.restore: each bad field falls back to its default alone, and o
       },
       setRenderMode: (m) => (mode = m),
       setTimeline: () => undefined,
+      setPrimitives: (list) => prims.restore(list),
       setDisplay: () => undefined,
       setPhysics: () => undefined,
     };
     let tree: ReturnType<UrlSync["restore"]> | null = null;
-    const state = (): AddressState | null => (tree ? { tree: tree.tree ?? "habel", depth: tree.depth ?? 10, taper: tree.taper ?? 0.6, methods: shown, mode: mode as AddressState["mode"], wind: wind.settings(), timeline: null, display: { ...DEFAULT_DISPLAY }, params, physics: {} } : null);
+    const state = (): AddressState | null => (tree ? { tree: tree.tree ?? "habel", depth: tree.depth ?? 10, taper: tree.taper ?? 0.6, methods: shown, mode: mode as AddressState["mode"], wind: wind.settings(), timeline: null, primitives: prims.text(), display: { ...DEFAULT_DISPLAY }, params, physics: {} } : null);
     const sync = new UrlSync({ add: () => null }, state, (m) => warnings.push(m));
     tree = sync.restore(hash, "", target, (name) => name === "pine");
     sync.restored();
     sync.dispose();
-    return { tree, warnings, wind: wind.settings(), shown, params, mode };
+    return { tree, warnings, wind: wind.settings(), shown, params, mode, primitives: prims.list() };
   }
 
   it("an unknown method", () => {
@@ -136,6 +157,18 @@ describe("UrlSync.restore: each bad field falls back to its default alone, and o
 
   it("a broken timeline keeps its own message", () => {
     expect(restore("#tree=demo&timeline=loop|0,6,0,0.3;10,20").warnings).toEqual([expect.stringMatching(/^Address: timeline 'loop\|0,6,0,0\.3;10,20': wind timeline key 2: expected 4 numbers.*\(using none\)$/)]);
+  });
+
+  it("wind primitives: a good list applies; a bad one names the primitive and what is wrong, and places none", () => {
+    const good = restore("#tree=demo&primitives=vortex,3,4,10,5,inf,0;fan,-8,0,9,2,20,1.5,90");
+    expect(good.warnings).toEqual([]);
+    expect(good.primitives.map((p) => [p.id, p.kind, p.x, p.z, p.duration, p.start, p.direction])).toEqual([[1, "vortex", 3, 4, null, 0, 0], [2, "fan", -8, 0, 20, 1.5, 90]]);
+    const far = restore("#tree=demo&speed=9&primitives=vortex,3,4,10,5,inf,0;blast,500,0,20,8,inf,0");
+    expect(far.primitives).toEqual([]);
+    expect(far.wind.speed).toBe(9);
+    expect(far.warnings).toEqual(["Address: primitives 'vortex,3,4,10,5,inf,0;blast,500,0,20,8,inf,0': wind primitive 2: windPrimitive.x must be a number from -100 to 100 m (using none)"]);
+    expect(restore("#tree=demo&primitives=boom,1,2,3,4,inf,0").warnings).toEqual([expect.stringMatching(/^Address: primitives 'boom,1,2,3,4,inf,0': wind primitive 1: kind must be one of "blast", "vortex", "fan" \(using none\)$/)]);
+    expect(restore("#tree=demo&primitives=fan,1,2,3,4,inf,0").warnings[0]).toMatch(/a fan is written kind,x,z,strength,radius,duration,start,direction/);
   });
 
   it("a good address says nothing", () => {

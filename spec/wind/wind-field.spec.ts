@@ -1,5 +1,5 @@
-import { DEFAULT_WIND, WIND_PARAMS, WindField, modulationDepth, type WindGpuState } from "../../app/wind/wind-field";
-import { GUST_FALL, GUST_HOLD, GUST_RISE, MODULATION_DEPTH, gustShape } from "../../app/wind/gusts";
+import { DEFAULT_WIND, GUST_MIN_TRAVEL, WIND_PARAMS, WindField, modulationDepth, type WindGpuState } from "../../app/wind/wind-field";
+import { GUST_FALL, GUST_HOLD, GUST_RISE, MODULATION_DEPTH, MeanFactor, gustEnvelope, gustShape, slowModulation } from "../../app/wind/gusts";
 import { Blast, Vortex } from "../../app/wind/primitives";
 import { windFromGpuState } from "../../app/wind/turbulence";
 import { correlation, crossCorrelation, fitKneeSpectrum, logLogSlope, welch, type Spectrum } from "../../app/math/spectra";
@@ -78,7 +78,7 @@ describe("WindField: the GPU contract", () => {
     };
     for (let k = 0; k < 500; k++) {
       const x = (k * 37.1) % 300 - 150, z = (k * 91.7) % 260 - 130, t = k * 1.37;
-      w.gpuState(t, s);
+      w.gpuState(t, s, x, z); // the uniforms of a tree standing at (x, z): its gusts at its own time
       expect(Math.hypot(s.dirX, s.dirZ)).toBeCloseTo(1, 12);
       expect(s.dirX).toBeCloseTo(Math.cos((37 * Math.PI) / 180), 12);
       expect(s.turbulenceAmplitude).toBeCloseTo(0.5 * s.strength, 12);
@@ -270,13 +270,13 @@ describe("WindField: the vertical mean wind (Barron's y slider)", () => {
       base.sample(x, y, z, t, ob);
       up.sample(x, y, z, t, ou);
       down.sample(x, y, z, t, od);
-      const v = up.verticalStrength(t);
-      expect(v).toBeCloseTo((3 / 8) * up.strength(t), 12); // the same factor as the horizontal strength
+      const v = up.verticalStrength(t, x, z); // at the point: gusts roll
+      expect(v).toBeCloseTo((3 / 8) * up.strength(t, x, z), 12); // the same factor as the horizontal strength
       expect(ou[0]).toBe(ob[0]);
       expect(ou[2]).toBe(ob[2]);
       expect(ou[1] - ob[1]).toBeCloseTo(v, 12);
       expect(od[1] - ob[1]).toBeCloseTo(-v, 12);
-      expect(up.gpuState(t, su).vertical).toBe(v);
+      expect(up.gpuState(t, su, x, z).vertical).toBe(v);
       lo = Math.min(lo, v / 3);
       hi = Math.max(hi, v / 3);
     }
@@ -300,10 +300,11 @@ describe("WindField: the vertical mean wind (Barron's y slider)", () => {
     let lo = Infinity, hi = -Infinity;
     for (let k = 0; k < 600; k++) {
       const t = k * 0.5;
-      w.sample(k * 1.3 - 50, 2, 40 - k * 0.7, t, out);
+      const x = k * 1.3 - 50, z = 40 - k * 0.7;
+      w.sample(x, 2, z, t, out);
       expect(Object.is(out[0], 0) && Object.is(out[2], 0)).toBe(true);
-      expect(out[1]).toBe(w.verticalStrength(t));
-      w.gpuState(t, s);
+      expect(out[1]).toBe(w.verticalStrength(t, x, z)); // gusts roll at GUST_MIN_TRAVEL in calm air
+      w.gpuState(t, s, x, z);
       expect(s).toMatchObject({ strength: 0, turbulenceAmplitude: 0, advection: 0, vertical: out[1] });
       lo = Math.min(lo, out[1]);
       hi = Math.max(hi, out[1]);
@@ -325,7 +326,7 @@ describe("WindField: the vertical mean wind (Barron's y slider)", () => {
       for (let k = 0; k < 200; k++) {
         const x = k * 0.37 - 30, z = 20 - k * 0.29, t = k * 0.61;
         w.sample(x, 1, z, t, out);
-        windFromGpuState(w.gpuState(t, s), w.turbulenceTexture, x, z, pure);
+        windFromGpuState(w.gpuState(t, s, x, z), w.turbulenceTexture, x, z, pure);
         expect(Array.from(pure)).toEqual(Array.from(out));
       }
     }
@@ -400,5 +401,86 @@ describe("WindField: wind primitives (Zioma 2007 §6.3.1)", () => {
     w.sample(15, 0, 0, 10.5, out); // front at 15 m
     expect(out[0]).toBeCloseTo(8 * Math.exp(-0.5 / 1.5), 9); // at the front, decayed for 0.5 s
     expect(out[2]).toBeCloseTo(0, 12);
+  });
+});
+
+describe("WindField: gusts that roll with the mean wind", () => {
+  it("a tree at the origin feels the mean wind it felt before gusts rolled: the pure gust and modulation functions at t", () => {
+    for (const [speed, gust, turbulence] of [[6, 0.3, 0.35], [14, 0.9, 0.2], [3, 1, 0.8]]) {
+      const w = new WindField({ speed, gust, turbulence, seed: 17, direction: 33 });
+      for (let k = 0; k < 2000; k++) {
+        const t = k * 0.173;
+        const before = speed * (1 + gustEnvelope(17, gust, t)) * slowModulation(17, t, modulationDepth(turbulence));
+        expect(w.strength(t)).toBeCloseTo(before, 10);
+        expect(w.strength(t, 0, 0)).toBe(w.strength(t));
+      }
+    }
+  });
+
+  it("MeanFactor, which keeps the slots and knots it last used, gives the pure functions' values in any order of times", () => {
+    const f = new MeanFactor();
+    const times = Array.from({ length: 3000 }, (_, k) => ((k * 7919) % 3000) * 0.37 - 200);
+    for (const seed of [1, 9]) {
+      for (const t of times) {
+        const pure = (1 + gustEnvelope(seed, 0.6, t)) * slowModulation(seed, t, 0.13);
+        expect(f.at(seed, 0.6, 0.13, t)).toBeCloseTo(pure, 12);
+      }
+    }
+    expect(f.at(3, 0, 0, 12.5)).toBe(1);
+  });
+
+  it("the gust at a point downwind arrives distance / speed later; points across the wind see it at the same time", () => {
+    const speed = 8, fs = 20, n = 6000;
+    for (const direction of [0, 57]) {
+      const w = new WindField({ speed, direction, gust: 1, turbulence: 0.35, seed: 5 });
+      const th = (direction * Math.PI) / 180, dx = Math.cos(th), dz = Math.sin(th);
+      const p = [3, -2], D = 40;
+      const near = new Float64Array(n), far = new Float64Array(n);
+      for (let i = 0; i < n; i++) {
+        const t = i / fs;
+        near[i] = w.strength(t, p[0], p[1]);
+        far[i] = w.strength(t, p[0] + D * dx, p[1] + D * dz);
+        // Across the wind: 25 m to the side, the same mean wind at the same time.
+        expect(w.strength(t, p[0] - 25 * dz, p[1] + 25 * dx)).toBeCloseTo(near[i], 9);
+      }
+      // The delay that lines the two series up best is distance / speed (5 s), to the sampling step.
+      const maxLag = 200;
+      const r = crossCorrelation(near, far, maxLag);
+      let best = 0;
+      for (let i = 0; i < r.length; i++) if (r[i] > r[best]) best = i;
+      expect(Math.abs((best - maxLag) / fs - D / speed)).toBeLessThanOrEqual(1 / fs);
+      expect(r[best]).toBeGreaterThan(0.95); // normalised over the whole series, of which the shift leaves 98 % overlapping
+      // And exactly: the far point's mean wind at t is the near point's at t - D / speed.
+      for (let k = 0; k < 300; k++) {
+        const t = 10 + k * 0.91;
+        expect(w.strength(t, p[0] + D * dx, p[1] + D * dz)).toBeCloseTo(w.strength(t - D / speed, p[0], p[1]), 9);
+      }
+      expect(w.gustDelay(p[0] + D * dx, p[1] + D * dz) - w.gustDelay(p[0], p[1])).toBeCloseTo(D / speed, 12);
+    }
+  });
+
+  it("sample() carries the whole wind, gusts and turbulence alike, downwind at the mean speed", () => {
+    const speed = 10, w = new WindField({ speed, direction: 120, gust: 0.8, turbulence: 0.5, seed: 3 });
+    const th = (120 * Math.PI) / 180, dx = Math.cos(th), dz = Math.sin(th), D = 30;
+    const a = new Float64Array(3), b = new Float64Array(3);
+    let spread = 0;
+    for (let k = 0; k < 400; k++) {
+      const t = 5 + k * 0.137;
+      w.sample(1 + D * dx, 2, -4 + D * dz, t, b);
+      w.sample(1, 2, -4, t - D / speed, a);
+      for (let c = 0; c < 3; c++) expect(b[c]).toBeCloseTo(a[c], 4);
+      w.sample(1, 2, -4, t, a);
+      spread = Math.max(spread, Math.abs(b[0] - a[0]));
+    }
+    expect(spread).toBeGreaterThan(1); // the two points do differ at the same time
+  });
+
+  it("below GUST_MIN_TRAVEL the gusts travel at it; a timeline's speed changes the delay at once", () => {
+    const w = new WindField({ speed: 0.4, gust: 1, turbulence: 0.35, seed: 8 });
+    expect(w.gustDelay(10, 0)).toBeCloseTo(10 / GUST_MIN_TRAVEL, 12);
+    w.setMean(5, 90, 1);
+    expect(w.gustDelay(0, 10)).toBeCloseTo(2, 12);
+    expect(w.gustDelay(10, 0)).toBeCloseTo(0, 12); // across the wind blowing toward +z
+    expect(w.gustDelay(0, -10)).toBeCloseTo(-2, 12); // upwind: earlier
   });
 });

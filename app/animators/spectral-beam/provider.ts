@@ -162,6 +162,9 @@ export class SpectralBeamAnimator implements Animator<SpectralBeamParams> {
   }
 
   update(_dt: number): void {
+    // Where the tree stands: the wind's gusts and the primitives are felt at its crown there.
+    this.ctx.tree.bark.computeWorldMatrix(true).getTranslationToRef(this.origin);
+    this.twin.setPlacement(this.origin.x, this.origin.y, this.origin.z);
     this.twin.update(this.ctx.clock.time, this.ctx.wind);
     this.upload();
   }

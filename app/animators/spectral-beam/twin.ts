@@ -118,6 +118,8 @@ export class SpectralBeamTwin {
   private stagingSize = 0;
   private readonly dirty = new Set<number>();
   private readonly windUniforms = new WindUniforms();
+  /** The crown's centre (the mean of the branch tips), tree-local. */
+  private readonly crown = new Float64Array(3);
   /** The ancestors' bends per branch each frame, and the ease after a change. */
   private readonly composer: BranchComposer;
   // Scratch for tipPosition.
@@ -150,6 +152,12 @@ export class SpectralBeamTwin {
     let maxLeaf = 0;
     for (let i = 0; i < skeleton.leafCount; i++) maxLeaf = Math.max(maxLeaf, skeleton.leafSize[i]);
     this.maxLeafSize = maxLeaf > 0 ? maxLeaf : 0.1;
+    // The crown, where the tree feels the mean wind and the wind primitives: the mean of its branch tips.
+    for (let b = 0; b < n; b++) {
+      const node = skeleton.branchFirstNode[b] + skeleton.branchNodeCount[b] - 1;
+      for (let k = 0; k < 3; k++) this.crown[k] += skeleton.nodePosition[3 * node + k] / n;
+    }
+    this.setPlacement(0, 0, 0);
     // Per branch: its trajectory (§5.4): a direction of irrational slope and a random start.
     const trajectories = rng.fork(0x5b);
     for (let b = 0; b < n; b++) {
@@ -488,6 +496,13 @@ export class SpectralBeamTwin {
   }
 
   // ---- per frame -----------------------------------------------------------------------------------
+
+  /** The tree's world translation: the gusts reach it at its foot there, the wind primitives are felt at its crown. */
+  setPlacement(x: number, y: number, z: number): void {
+    const at = this.windUniforms.at, c = this.crown;
+    at[0] = x + c[0]; at[1] = y + c[1]; at[2] = z + c[2];
+    this.windUniforms.foot[0] = x; this.windUniforms.foot[1] = z;
+  }
 
   /**
    * Per frame (the CPU's whole share): the wind (§5.5, slowly modulated strength and gusts from the

@@ -2,6 +2,10 @@
  * The spectral-beam uniforms that follow the wind each frame (Habel, Kusternig and Wimmer 2009
  * §5.5 and §7.2): the mean and turbulent drag, the leaf flutter strength, and the leaves' three
  * projection planes (turned away from rational slopes, weighted by eq. 24, moved by -W t).
+ * The mean wind is the WindField's at the tree's foot (`foot`, world space: its gusts as they reach
+ * the tree) plus the wind primitives' at its crown (`at`: a blast, vortex or fan nearby): the shader reads
+ * only the contract's uniforms, so whatever the primitives add at the crown joins the mean drag
+ * (eqs. 18, 19) and the leaves' flutter, every frame.
  */
 import type { WindGpuState } from "../../wind/wind-field";
 import { REFERENCE_WIND_SPEED } from "./layout";
@@ -10,7 +14,10 @@ import type { SpectralBeamParams } from "./params";
 
 /** What the twin needs of the WindField: the state the GPU gets, and the settings' mean speed. */
 export interface WindSource {
-  gpuState(t: number, out: WindGpuState): unknown;
+  /** The contract's uniforms at time t for a tree standing at (x, z). */
+  gpuState(t: number, out: WindGpuState, x?: number, z?: number): unknown;
+  /** The wind primitives' part alone at a point (WindField.primitivesAt); whether there are any. */
+  primitivesAt?(x: number, y: number, z: number, t: number, out: Float64Array): boolean;
   /** The mean wind speed setting, m/s (eq. 14's v_m). */
   readonly meanSpeed: number;
 }
@@ -20,18 +27,32 @@ export class WindUniforms {
   private readonly planeAngle = new Float64Array(3);
   private planeWindX = NaN;
   private planeWindZ = NaN;
+  /** Where the tree feels the primitives: its crown, world space (the twin sets it). */
+  readonly at = new Float64Array(3);
+  /** Where the gusts reach the tree: its foot (x, z), world space. */
+  readonly foot = new Float64Array(2);
+  private readonly local = new Float64Array(3);
 
   /** Writes the uniforms at time t into u (layout.ts, UNIFORM_FLOATS): all but u0.w, the selected branch. */
   write(u: Float32Array, t: number, wind: WindSource, p: SpectralBeamParams, motionSize: number, maxLeafSize: number): void {
-    const g = this.gpu;
-    wind.gpuState(t, g);
+    const g = this.gpu, at = this.at, local = this.local;
+    wind.gpuState(t, g, this.foot[0], this.foot[1]);
     const v = g.strength, vertical = g.vertical;
+    // The primitives at the crown, added to the mean wind (their horizontal part also to the flutter).
+    const primitives = wind.primitivesAt?.(at[0], at[1], at[2], t, local) === true && (local[0] !== 0 || local[1] !== 0 || local[2] !== 0);
     u[0] = t;
     u[1] = motionSize;
     u[2] = p.lengthCorrection ? 1 : 0;
     // The mean drag ~ |M| M of the 3D mean wind M = v d + vertical up (eqs. 18, 19 project it onto
     // r and s): an updraft lifts the branches across it. With no vertical wind M = v d exactly.
-    if (vertical === 0) {
+    let flutterSpeed = Math.abs(v);
+    if (primitives) {
+      const mx = v * g.dirX + local[0], my = vertical + local[1], mz = v * g.dirZ + local[2];
+      const m = Math.sqrt(mx * mx + my * my + mz * mz);
+      if (m > 0) { u[4] = mx / m; u[5] = my / m; u[6] = mz / m; } else { u[4] = g.dirX; u[5] = 0; u[6] = g.dirZ; }
+      u[7] = m * m;
+      flutterSpeed = Math.hypot(mx, mz);
+    } else if (vertical === 0) {
       u[4] = g.dirX; u[5] = 0; u[6] = g.dirZ;
       u[7] = v * Math.abs(v);
     } else {
@@ -42,7 +63,7 @@ export class WindUniforms {
     // Fluctuating drag ~ 2 v u': the turbulence rides on the horizontal wind (WindField: turbulence
     // amplitude = turbulence × strength), so v here is the horizontal strength.
     u[8] = 2 * Math.abs(v) * g.turbulenceAmplitude;
-    u[9] = p.leafless ? 0 : p.flutter * Math.min(2, Math.abs(v) / REFERENCE_WIND_SPEED);
+    u[9] = p.leafless ? 0 : p.flutter * Math.min(2, flutterSpeed / REFERENCE_WIND_SPEED);
     const D = leafMetresPerUnit(maxLeafSize, motionSize);
     u[10] = 1 / D;
     u[11] = p.leafless ? 1 : 0;
