@@ -3,7 +3,7 @@
 // more than the same frames without it (spectral-beam: the vertex-shader method feels it at its
 // crown), kept in the page address across a reload, deleted with the mouse; the API's errors.
 import { test } from "./runner.mjs";
-import { assert, clickControl, maxDisplacement, openApp, requireDebugHooks, until, waitReady } from "./helpers.mjs";
+import { assert, clickControl, dragSlider, maxDisplacement, openApp, requireDebugHooks, sliderValue, until, waitReady } from "./helpers.mjs";
 
 /** From a fresh start of the method (clock at 0, paused): 30 frames, then the tips of the next 60 frames. */
 async function tipSeries(page, method) {
@@ -42,17 +42,22 @@ function reach(series) {
 test("a blast placed with the mouse moves the tree, is listed, survives a reload and is deleted", async ({ page, url, shot, errors, log }) => {
   await openApp(page, url, { errors, hash: "#tree=demo&method=spectral-beam&speed=2&gust=0&turbulence=0.1" });
   await requireDebugHooks(page, ["projectToScreen", "controlCenter", "panelText", "sceneCounts"]);
-  const meshes0 = await page.evaluate(() => window.sandboxDebug.sceneCounts().meshes);
   await page.evaluate(async () => {
     const s = window.sandbox;
     await s.use("spectral-beam");
     s.pause();
     s.step(30); // t = 0.5 s: the blast starts when it is placed
   });
+  const meshes0 = await page.evaluate(() => window.sandboxDebug.sceneCounts().meshes);
 
-  // The panel: a blast (its default strength and radius, 20 m/s and 8 m), placed by a click on the
+  // The panel: a blast of about 50 m/s and 15 m (its sliders dragged), placed by a click on the
   // ground 6 m from the tree, at a point of the view right of the panel.
   await clickControl(page, "primitives.kind:blast");
+  await dragSlider(page, "primitives.strength", { min: 0.1, max: 60, from: 20, to: 50 });
+  await dragSlider(page, "primitives.radius", { min: 0.5, max: 50, from: 8, to: 15 });
+  const [strength, radius] = [await sliderValue(page, "primitives.strength"), await sliderValue(page, "primitives.radius")];
+  log(`the sliders: strength ${strength} m/s, radius ${radius} m`);
+  assert.ok(Math.abs(strength - 50) < 2 && Math.abs(radius - 15) < 1.5, `the sliders read ${strength} m/s and ${radius} m`);
   await clickControl(page, "primitives.place");
   const waiting = await page.evaluate(() => window.sandboxDebug.panelText("primitives.place.label"));
   assert.match(waiting, /Click on the ground to place it/, `the place button says "${waiting}"`);
@@ -67,9 +72,9 @@ test("a blast placed with the mouse moves the tree, is listed, survives a reload
   assert.equal(b.kind, "blast");
   assert.ok(Math.hypot(b.x - target.x, b.z - target.z) < 0.3, `placed at (${b.x}, ${b.z}), clicked at (${target.x}, ${target.z})`);
   assert.ok(Math.abs(b.start - 0.5) < 1e-6, `its start ${b.start}, the clock's 0.5 s`);
-  assert.deepEqual([b.strength, b.radius, b.duration], [20, 8, null], "the panel's defaults: 20 m/s, 8 m, until removed");
+  assert.ok(Math.abs(b.strength - strength) < 1e-3 && Math.abs(b.radius - radius) < 1e-3 && b.duration === null, `the panel's strength and radius, until removed: ${JSON.stringify(b)}`);
   const label = await page.evaluate(() => window.sandboxDebug.panelText("primitive.1.label"));
-  assert.equal(label, `#1 blast at (${b.x.toFixed(1)}, ${b.z.toFixed(1)}): 20 m/s, radius 8 m, until removed, from t = 0.5 s`);
+  assert.equal(label, `#1 blast at (${b.x.toFixed(1)}, ${b.z.toFixed(1)}): ${b.strength} m/s, radius ${b.radius} m, until removed, from t = 0.5 s`);
   assert.match(await page.evaluate(() => window.sandboxDebug.panelText("primitives.place.label")), /^Place a blast with the mouse$/);
   assert.equal(await page.evaluate(() => window.sandboxDebug.sceneCounts().meshes), meshes0 + 2, "its marker and its front on the ground");
   await page.evaluate(() => window.sandbox.step(6)); // 0.1 s on: the front 3 m out

@@ -2,7 +2,7 @@
  * Wind primitives in the scene (Zioma 2007 §6.3.1): the kind, strength, radius and duration of the
  * next one, a button that makes the next click on the ground place it (a blast fires then; a fan
  * blows toward the tree), and the list of those placed, each with Move (the next click on the
- * ground moves it there) and Delete. The click is picked on the ground plane through the camera of
+ * ground moves it there; a fan turns to blow at the tree again) and Delete. The click is picked on the ground plane through the camera of
  * the view under the mouse; a click on the sky or the panel leaves the placement waiting.
  */
 import type { Observer } from "@babylonjs/core/Misc/observable";
@@ -10,7 +10,7 @@ import type { PointerInfo } from "@babylonjs/core/Events/pointerEvents";
 import { PointerEventTypes } from "@babylonjs/core/Events/pointerEvents";
 import type { SandboxPanelApi, WindPrimitiveInfo, WindPrimitiveSpec } from "../../sandbox/api";
 import { numberParam } from "../../math/params";
-import { PRIMITIVE_PARAMS } from "../../wind/primitives";
+import { PRIMITIVE_PARAMS, towardOrigin } from "../../wind/primitives";
 import { highlight, MUTED, TEXT, type Scope } from "../widgets";
 import type { PanelSection } from "./section";
 
@@ -91,7 +91,10 @@ export function primitivesSection(sb: SandboxPanelApi, scope: Scope, panelCovers
     placing = null;
     try {
       if (doing.move === null) sb.windPrimitive({ kind: next.kind, x: at.x, z: at.z, strength: next.strength, radius: next.radius, duration: next.duration > 0 ? next.duration : null });
-      else sb.moveWindPrimitive(doing.move, at);
+      else {
+        const fan = sb.windPrimitives().find((p) => p.id === doing.move)?.kind === "fan";
+        sb.moveWindPrimitive(doing.move, fan ? { ...at, direction: towardOrigin(at.x, at.z) } : at);
+      }
     } catch {
       // Shown in the panel by the API.
     }
