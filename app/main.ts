@@ -10,7 +10,7 @@ import { VideoRecorder, type PngSequenceOptions } from "./record/recorder";
 import { decodeVideo } from "./record/video-input";
 import { Plots } from "./ui/plots";
 import { ViewLabels } from "./ui/view-labels";
-import { installGrammarFiles, type GrammarFiles } from "./ui/grammar-files";
+import { installGrammarFiles, installMotionFile, type GrammarFiles } from "./ui/grammar-files";
 import type { GroveView } from "./animators/mass-spring/grove-view";
 import { compareGpuWithTwin } from "./animators/gpu-twin-check";
 import { LoadedMotion } from "./export/playback";
@@ -253,7 +253,8 @@ function main(): void {
     const ui = api!;
     const input = document.getElementById("grammar-file") as HTMLInputElement;
     const files = installGrammarFiles(ui, input, document.getElementById("drop-overlay"));
-    const panel = new Panel(ui, { openGrammarFile: () => files.open() });
+    const motionFile = installMotionFile(ui, document.getElementById("motion-file") as HTMLInputElement);
+    const panel = new Panel(ui, { openGrammarFile: () => files.open(), openMotionFile: () => motionFile.open() });
     sandbox.setRecorder(videoRecorder(sandbox, canvas, panel));
     const plots = new Plots(ui, document.getElementById("plots") as HTMLCanvasElement, () => (panel.visible ? 300 : 0));
     panel.setPlots(plots);

@@ -1,8 +1,8 @@
 /**
  * An exported motion read back with Babylon's glTF loader, as any viewer reads it: its skeleton's
  * bones, its clip's length, the bones' positions at any time of the clip (in the file's own
- * coordinates, the sandbox's), and the clip playing in the scene. For tests and for looking at a
- * file beside the tree (sandboxDebug.playMotion).
+ * coordinates, the sandbox's), and the clip shown at any time of it, beside the tree on show
+ * (sandbox.playMotion, the Export section's "Play a motion file", a dropped export).
  */
 import type { Scene } from "@babylonjs/core/scene";
 import { LoadAssetContainerAsync } from "@babylonjs/core/Loading/sceneLoader";
@@ -44,12 +44,38 @@ export class LoadedMotion {
     return new LoadedMotion(container);
   }
 
-  /** Positions (xyz each, the file's coordinates) of bones `bones` (skeleton node indices) at `t` seconds into the clip; the clip is left paused there. */
-  bonePositions(t: number, bones: readonly number[]): number[] {
-    const g = this.group;
+  /**
+   * Poses the file's bones at `t` seconds into the clip (the clip repeats: `t` past its end wraps
+   * around) and leaves it paused there: the sandbox drives it from its fixed clock, never from the
+   * wall clock, so a recording of it is the same on every machine.
+   */
+  showAt(t: number): void {
+    const s = this.seconds;
+    this.goTo(s > 0 ? ((t % s) + s) % s : 0);
+  }
+
+  /** Poses the bones `u` seconds into the clip (0 to its length) and leaves it paused there. */
+  private goTo(u: number): void {
+    const g = this.group, s = this.seconds;
     if (!g.isStarted) g.start(false, 1, g.from, g.to);
     g.pause();
-    g.goToFrame(g.from + (t / this.seconds) * (g.to - g.from));
+    g.goToFrame(g.from + (Math.min(Math.max(u, 0), s) / (s || 1)) * (g.to - g.from));
+  }
+
+  /** The model's horizontal reach from its root (metres, its meshes' bounding boxes at rest). */
+  reach(): number {
+    let r = 0;
+    for (const m of this.container.meshes) {
+      if (m.getTotalVertices() === 0) continue;
+      const b = m.getBoundingInfo().boundingBox;
+      for (const v of [b.minimum, b.maximum]) r = Math.max(r, Math.abs(v.x), Math.abs(v.z));
+    }
+    return r;
+  }
+
+  /** Positions (xyz each, the file's coordinates) of bones `bones` (skeleton node indices) at `t` seconds into the clip; the clip is left paused there. */
+  bonePositions(t: number, bones: readonly number[]): number[] {
+    this.goTo(t);
     const toFile = Matrix.Invert(upToDate(this.root));
     const out: number[] = [];
     const p = new Vector3();
@@ -62,9 +88,14 @@ export class LoadedMotion {
     return out;
   }
 
-  /** Plays the clip in a loop, the model moved by `offset` (x, y, z) in the scene. */
-  play(offset: readonly number[] = [0, 0, 0]): void {
+  /** Moves the model by `offset` (x, y, z) in the scene. */
+  place(offset: readonly number[]): void {
     this.root.position.set(offset[0], offset[1], offset[2]);
+  }
+
+  /** Plays the clip in a loop on the scene's own (wall) clock, the model moved by `offset`: for looking only (tests). */
+  play(offset: readonly number[] = [0, 0, 0]): void {
+    this.place(offset);
     this.group.start(true, 1, this.group.from, this.group.to);
   }
 

@@ -29,13 +29,14 @@ import type { SandboxChange } from "./events";
 import type { ActionInfo } from "./method-controls";
 import type { ModelInfo } from "./model-store";
 import type { ExportOptions, MotionExportResult } from "./motion-export";
+import type { MotionSource, PlayingMotion } from "./motion-player";
 import type { PlotData } from "./tip-plot";
 import type { RenderMode } from "./tree-view";
 import type { TreeSource } from "./tree-source";
 import type { DisplaySettings } from "./url-state";
 import type { ViewInfo } from "./view-set";
 
-export type { CalibrationResult, ExportOptions, MotionExportResult, PhysicalMaterial, ReferenceResult };
+export type { CalibrationResult, ExportOptions, MotionExportResult, MotionSource, PlayingMotion, PhysicalMaterial, ReferenceResult };
 export type { ActionInfo, DisplaySettings, FormatSupport, ModelInfo, PlotData, RecordOptions, RecordResult, RenderMode, SandboxChange, ScreenshotOptions, TreeSource, TreeSummary, ViewInfo, WindPrimitiveInfo, WindPrimitiveSpec, WindSettings, WindTimeline };
 
 /** A parameter value as the API takes and returns it. */
@@ -116,6 +117,17 @@ export interface SandboxApi {
    * video is recorded or another export runs; those are refused while it runs.
    */
   exportMotion(opts: ExportOptions): Promise<MotionExportResult>;
+  /**
+   * Plays a motion file back beside the tree on show: exportMotion()'s GLB (its `file`), a picked
+   * or dropped one, or one at a URL; any glTF with a skinned animation. Its clip runs on the
+   * sandbox's clock (the pose at clock time t, repeating), so it pauses, steps and records with the
+   * live method. Replaces the file playing once the new one is loaded; null takes it off. Resolves
+   * to { name, bones, seconds, clip, offset } (offset: where it stands, beside the tree); a file
+   * that is no motion glTF is refused with an Error saying so, and the one playing stays.
+   */
+  playMotion(src: MotionSource | null): Promise<PlayingMotion | null>;
+  /** The motion file playing beside the tree, or null. */
+  motionPlaying(): PlayingMotion | null;
   /** A Beaufort preset (calm, light-breeze, fresh-breeze, strong-breeze, gale, storm); stops a timeline. */
   windPreset(id: string): void;
   /** Plays (validated), stops (null) or reads the wind timeline. */

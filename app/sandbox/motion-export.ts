@@ -12,8 +12,11 @@ import type { Animator, TreeInstance } from "../animators/animator";
 import { bakeClip, boneRig, checkBudget, clipFrames, estimateBytes, exportSettings, type ExportOptions } from "../export/bake";
 import { addClip, CLIP_NAME, meshCounts, writeSkinnedTree } from "../export/gltf";
 import { nodeReader } from "../export/nodes";
+import { SANDBOX_SOURCE } from "../export/motion-file";
 import type { Params } from "../math/params";
+import { treeReach } from "../tree/skeleton";
 import type { SandboxChange } from "./events";
+import { MotionPlayer, type MotionPlayerHost } from "./motion-player";
 
 export type { ExportOptions };
 
@@ -38,8 +41,8 @@ export interface MotionExportResult {
   ms: number;
 }
 
-/** What the export needs of the host. */
-export interface MotionExportHost {
+/** What the export and the player need of the host. */
+export interface MotionExportHost extends Omit<MotionPlayerHost, "treeReach"> {
   readonly engine: Engine;
   /** The fixed step, seconds. */
   readonly dt: number;
@@ -71,8 +74,23 @@ function download(blob: Blob, name: string): void {
 
 export class MotionExportControl {
   private busy: { text: string; fraction: number } | null = null;
+  /** A motion file played back beside the tree (an export loaded back, or any skinned glTF clip). */
+  readonly player: MotionPlayer;
 
-  constructor(private readonly host: MotionExportHost, private readonly changed: (what: SandboxChange) => void) {}
+  constructor(private readonly host: MotionExportHost, private readonly changed: (what: SandboxChange) => void) {
+    this.player = new MotionPlayer({
+      scene: host.scene,
+      time: () => host.time(),
+      treeReach: () => {
+        const s = host.shown()?.tree.skeleton;
+        return s ? treeReach(s) : 0;
+      },
+    }, changed);
+  }
+
+  dispose(): void {
+    this.player.dispose();
+  }
 
   /** An export under way, for a progress bar; null when none. */
   progress(): { text: string; fraction: number } | null {
@@ -119,7 +137,7 @@ export class MotionExportControl {
       await nextSlice();
       const name = `${host.treeName()}-${method}`.replace(/[^A-Za-z0-9_-]+/g, "_");
       const skinned = await writeSkinnedTree(host.engine, tree, rig, name);
-      const bytes = addClip(skinned, clip, rig.count, { method, fps: settings.fps, seconds: clip.seconds, loop: settings.loop, source: "Tree Wind Sandbox" });
+      const bytes = addClip(skinned, clip, rig.count, { method, fps: settings.fps, seconds: clip.seconds, loop: settings.loop, source: SANDBOX_SOURCE });
       const file = new Blob([bytes as BlobPart], { type: "model/gltf-binary" });
       const fileName = `${name}-${clip.seconds}s.glb`;
       if (settings.download) download(file, fileName);

@@ -21,6 +21,7 @@ import type { FixedClock } from "./clock";
 import { messageOf, type SandboxEvents } from "./events";
 import type { MethodControls } from "./method-controls";
 import type { ExportOptions, MotionExportControl } from "./motion-export";
+import type { MotionSource } from "./motion-player";
 import type { PhysicsControl } from "./physics-control";
 import type { CalibrationControl, CalibrationOptions } from "./calibration-control";
 import type { ReferenceControl, ReferenceOptions } from "./reference-control";
@@ -184,6 +185,11 @@ export function sandboxApi(h: ApiHost, ready: Promise<void>): SandboxPanelApi {
       idle("exportMotion()", "export (one at a time, of the tree and method on show)");
       return h.motionExport.run(opts);
     }, "Export failed: "),
+    playMotion: shown(async (src: MotionSource | null) => {
+      if (src === null) return (h.motionExport.player.stop(), null);
+      return h.motionExport.player.play(src);
+    }, "Motion file: "),
+    motionPlaying: () => h.motionExport.player.playing,
     windPreset: shown((id: string) => wind.setPreset(id)),
     windTimeline: shown((tl) => {
       if (tl !== undefined) wind.setTimeline(tl, h.clock.time);

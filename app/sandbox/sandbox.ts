@@ -140,7 +140,7 @@ export class Sandbox {
       tree: () => (this.trees.tree ? { skeleton: this.trees.tree.skeleton, name: this.trees.fileName, material: this.physics.get(), version: this.treeVersion } : null),
       runReference,
     }, changed);
-    this.motionExport = new MotionExportControl({ engine, dt: this.clock.dt, shown: () => this.views.list[0] ?? null, treeName: () => this.trees.name === CUSTOM_TREE ? this.trees.fileName : this.trees.name, advance: (n) => { for (let i = 0; i < n; i++) this.advance(); }, paused: () => this.paused, pause: () => this.pause(), resume: () => this.resume() }, changed);
+    this.motionExport = new MotionExportControl({ engine, scene: this.scene, time: () => this.clock.time, dt: this.clock.dt, shown: () => this.views.list[0] ?? null, treeName: () => this.trees.name === CUSTOM_TREE ? this.trees.fileName : this.trees.name, advance: (n) => { for (let i = 0; i < n; i++) this.advance(); }, paused: () => this.paused, pause: () => this.pause(), resume: () => this.resume() }, changed);
   }
 
   /** A sandbox with no canvas (NullEngine) showing this one's tree and material, stepped by hand: calibration's. */
@@ -389,6 +389,7 @@ export class Sandbox {
     this.timing.detach();
     this.contextLoss.dispose();
     this.calibration.dispose();
+    this.motionExport.dispose();
     this.trees.dispose();
     this.views.dispose();
     this.stages.dispose();

@@ -137,6 +137,14 @@ export function tipNode(s: TreeSkeleton, branch: number): number {
   return s.branchFirstNode[branch] + s.branchNodeCount[branch] - 1;
 }
 
+/** The tree's horizontal reach from its base (the farthest node or leaf edge from the y axis), metres. */
+export function treeReach(s: TreeSkeleton): number {
+  let r = 0;
+  for (let i = 0; i < s.nodeCount; i++) r = Math.max(r, Math.hypot(s.nodePosition[3 * i], s.nodePosition[3 * i + 2]));
+  for (let i = 0; i < s.leafCount; i++) r = Math.max(r, Math.hypot(s.leafCenter[3 * i], s.leafCenter[3 * i + 2]) + 0.5 * s.leafSize[i]);
+  return r;
+}
+
 /** Height of the tree: highest node or leaf y. */
 export function treeHeight(s: TreeSkeleton): number {
   let h = 0;

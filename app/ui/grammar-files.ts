@@ -8,9 +8,10 @@
  * is built).
  */
 import type { SandboxPanelApi } from "../sandbox/api";
+import { glbMotion, SANDBOX_SOURCE } from "../export/motion-file";
 
 /** What loading files needs of the sandbox. */
-type Sandbox = Pick<SandboxPanelApi, "loadTree" | "reportError">;
+type Sandbox = Pick<SandboxPanelApi, "loadTree" | "reportError" | "playMotion">;
 
 /** What a tree file may be called (the chooser's filter): grammars, models and their companions. */
 export const GRAMMAR_ACCEPT = ".lsys,.txt,.glb,.gltf,.obj,.mtl,.bin,.png,.jpg,.jpeg,.webp";
@@ -44,17 +45,31 @@ export async function readGrammarFile(file: Pick<File, "name" | "type" | "size" 
 }
 
 /**
- * Loads files picked or dropped together: a model (any file with a model's extension among them:
+ * Loads files picked or dropped together: a motion the sandbox exported (one .glb carrying its
+ * mark) is played back beside the tree; a model (any file with a model's extension among them:
  * the sandbox finds the model file and its companions, or says what it lacks), else the first as
  * a grammar. Resolves when done (never rejects); errors show in the panel.
  */
 export async function loadTreeFiles(sandbox: Sandbox, files: readonly File[]): Promise<void> {
   if (files.length === 0) return;
+  if (files.length === 1 && extensionOf(files[0].name) === ".glb" && (await isSandboxMotion(files[0]))) {
+    await sandbox.playMotion({ file: files[0], name: files[0].name }).catch(() => undefined);
+    return;
+  }
   if (files.some((f) => MODEL_EXTENSIONS.includes(extensionOf(f.name)))) {
     await sandbox.loadTree({ files }).catch(() => undefined);
     return;
   }
   await loadGrammarFile(sandbox, files[0]);
+}
+
+/** Whether a .glb is a motion the sandbox exported (its JSON says so); a file that cannot be read is not. */
+async function isSandboxMotion(file: File): Promise<boolean> {
+  try {
+    return glbMotion(new Uint8Array(await file.arrayBuffer()))?.source === SANDBOX_SOURCE;
+  } catch {
+    return false;
+  }
 }
 
 /** Reads `file` and loads it as the tree, or shows why not. Resolves when done (never rejects). */
@@ -130,6 +145,26 @@ export function installGrammarFiles(sandbox: Sandbox, input: HTMLInputElement, o
     else sandbox.reportError("Drop a .lsys grammar file, or a tree model (.glb, .gltf or .obj with its companions), here to load it");
   });
 
+  return {
+    open: () => input.click(),
+    get settled() {
+      return settled;
+    },
+  };
+}
+
+/**
+ * The Export section's "Play a motion file" chooser (a hidden <input type=file accept=.glb>): the
+ * file picked is played back beside the tree (sandbox.playMotion), or refused with a message.
+ */
+export function installMotionFile(sandbox: Pick<SandboxPanelApi, "playMotion">, input: HTMLInputElement): GrammarFiles {
+  let settled: Promise<void> = Promise.resolve();
+  input.accept = ".glb";
+  input.addEventListener("change", () => {
+    const file = input.files?.[0];
+    input.value = "";
+    if (file) settled = settled.then(() => sandbox.playMotion({ file, name: file.name }).then(() => undefined, () => undefined));
+  });
   return {
     open: () => input.click(),
     get settled() {

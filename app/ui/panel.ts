@@ -32,6 +32,8 @@ import { MUTED, PANEL_WIDTH, Scope, TEXT } from "./widgets";
 export interface PanelOptions {
   /** Opens the browser's file chooser for a grammar or model file (the panel shows a button for it when given). */
   openGrammarFile?: () => void;
+  /** Opens the chooser for a motion file to play beside the tree (the Export section shows a button for it when given). */
+  openMotionFile?: () => void;
 }
 
 /** How long an error stays on screen unless clicked away, ms. */
@@ -118,7 +120,7 @@ export class Panel {
     section((s) => paramsSection(sandbox, s));
     section((s) => viewSection(sandbox, s));
     section((s) => videoSection(sandbox, s));
-    section((s) => exportSection(sandbox, s));
+    section((s) => exportSection(sandbox, s, options.openMotionFile));
     section((s) => {
       const plots = s.toggle("view.plots", "Plots", () => this.plots?.visible ?? false, (on) => this.plots?.setVisible(on), " (tip motion and spectrum)");
       s.text("Drag to orbit, wheel to zoom.  H hides this panel.", 12, MUTED, 40);

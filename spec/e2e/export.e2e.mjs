@@ -2,13 +2,16 @@
 // 15 fps) read back with Babylon's glTF loader in the page has one bone per skeleton node, a 2 s
 // clip, and at three times its branch tips where the method's probe() had them at those frames
 // (within 1 % of the tree's height); then the panel's Export motion button, clicked with the real
-// mouse, shows its progress bar and downloads a .glb, which, loaded back, plays its clip beside the
-// tree (screenshots).
+// mouse, shows its progress bar and downloads a .glb, which, dropped back on the view, plays its
+// clip beside the tree on the sandbox's clock (still when paused, moving when stepped: screenshots);
+// the panel takes it off and plays it again through its file chooser; a file that is no motion is
+// refused with a message.
 // Browser globals used inside page.evaluate callbacks:
-/* global Blob, atob */
+/* global Blob, atob, DataTransfer, File, DragEvent */
 import { readFileSync } from "node:fs";
 import { test } from "./runner.mjs";
 import { assert, openApp, until, clickControl, frames } from "./helpers.mjs";
+import { countDifferentPixels, decodePng } from "./png.mjs";
 
 const METHOD = "spectral-beam";
 const SECONDS = 2, FPS = 15;
@@ -82,26 +85,51 @@ test("export: the motion as an animated glTF, read back with the glTF loader, fr
   assert.match(download.suggestedFilename(), /^demo-spectral-beam-10s\.glb$/);
   assert.equal(bytes.subarray(0, 4).toString("latin1"), "glTF");
   await until(() => page.evaluate(() => window.sandbox.exportProgress() === null), { timeout: 60_000, message: "the export to finish" });
-  // Loaded back: its clip plays beside the tree.
-  const back = await page.evaluate(async ({ b64, height }) => {
-    const beside = (h) => {
-      const cam = window.sandboxDebug.scene().cameras.find((c) => c.target);
-      const fx = cam.target.x - cam.position.x, fz = cam.target.z - cam.position.z, l = Math.hypot(fx, fz);
-      return [0.9 * h * fz / l, 0, -0.9 * h * fx / l];
-    };
-    const bin = atob(b64);
-    const a = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) a[i] = bin.charCodeAt(i);
-    return window.sandboxDebug.playMotion(new Blob([a]), [0, 5, 10], beside(height));
-  }, { b64: bytes.toString("base64"), height });
-  log(`loaded back: ${back.bones} bones, ${back.seconds} s clip "${back.clip}"`);
-  assert.equal(back.seconds, 10);
-  const drift = Math.max(...back.poses[1].map((v, i) => Math.abs(v - back.poses[0][i])));
-  assert.ok(drift > 0.001, "the downloaded clip does not move");
+  // Loaded back as a person would: dropped on the view, it plays beside the tree on the sandbox's
+  // clock (not imported as a tree: the demo tree stays), the panel saying which file.
+  await page.evaluate(() => window.sandbox.use("rest"));
+  await page.evaluate(async ({ b64, name }) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], name));
+    const canvas = document.querySelector("canvas");
+    for (const type of ["dragenter", "dragover", "drop"]) canvas.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true, clientX: 700, clientY: 360 }));
+    await window.sandboxDebug.grammarFileSettled();
+  }, { b64: bytes.toString("base64"), name: download.suggestedFilename() });
+  const playing = await until(() => page.evaluate(() => window.sandbox.motionPlaying()), { timeout: 30_000, message: "the dropped export playing" });
+  log(`dropped back: ${JSON.stringify(playing)}`);
+  assert.equal(playing.name, download.suggestedFilename());
+  assert.equal(playing.clip, "wind");
+  assert.ok(Math.abs(playing.seconds - 10) < 1e-4, `the clip lasts ${playing.seconds} s`);
+  assert.equal(await page.evaluate(() => window.sandboxDebug.tree().name), "demo", "the dropped motion replaced the tree");
+  assert.match(await page.evaluate(() => window.sandboxDebug.panelText("export.playing")), /^Playing demo-spectral-beam-10s\.glb: clip "wind", 10 s/);
+  // On the clock: paused, two frames drawn a while apart are the same picture; stepped 0.5 s, the
+  // clip (the only thing moving: the tree beside it is under `rest`) has moved.
+  await page.evaluate(() => window.sandbox.pause());
   await frames(page, 3);
-  await shot("export-download-playing-1");
-  await frames(page, 5);
-  await shot("export-download-playing-2");
-  await page.evaluate(() => window.sandboxDebug.playMotion(null));
+  const still1 = decodePng(await shot("export-dropped-playing-1"));
+  await frames(page, 8);
+  const still2 = decodePng(await page.screenshot());
+  await page.evaluate(() => window.sandbox.step(30));
+  await frames(page, 3);
+  const later = decodePng(await shot("export-dropped-playing-2"));
+  const same = countDifferentPixels(still1, still2), shifted = countDifferentPixels(still1, later);
+  log(`paused: ${same} pixels changed between two frames; after 0.5 s of clock: ${shifted}`);
+  assert.equal(same, 0, "the clip moved while the clock was paused (wall-clock playback)");
+  assert.ok(shifted > 200, `the clip did not move with the clock (${shifted} pixels changed)`);
+  // Taken off with the panel's button; played again through "Play a motion file", the chooser.
+  await clickControl(page, "export.stopPlaying");
+  await until(() => page.evaluate(() => window.sandbox.motionPlaying() === null), { message: "the motion file taken off" });
+  const chooser = page.waitForEvent("filechooser", { timeout: 15_000 });
+  await clickControl(page, "export.playFile");
+  await (await chooser).setFiles({ name: "again.glb", mimeType: "model/gltf-binary", buffer: bytes });
+  await until(() => page.evaluate(() => window.sandbox.motionPlaying()?.name === "again.glb"), { timeout: 30_000, message: "the chosen file playing" });
   assert.deepEqual(errors, []);
+  // A file that is no motion: a message saying what one is; the one playing stays.
+  const refused = await page.evaluate(async () => window.sandbox.playMotion({ file: new Blob([new Uint8Array([1, 2, 3])]), name: "bad.glb" }).then(() => null, (e) => e.message));
+  log(`refused: ${refused}`);
+  assert.match(refused, /^bad\.glb: not a motion glTF/);
+  assert.equal(await page.evaluate(() => window.sandbox.motionPlaying()?.name), "again.glb");
+  assert.ok((await page.evaluate(() => window.sandbox.stats().errors)).some((e) => /^Motion file: bad\.glb/.test(e)), "the panel shows no message");
+  await page.evaluate(() => window.sandbox.playMotion(null));
+  errors.length = 0; // the refusal above is reported on purpose
 }, { timeout: 240_000 });

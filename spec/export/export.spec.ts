@@ -9,6 +9,7 @@ import { createRegistry } from "../../app/animators/registry";
 import { nodeReader } from "../../app/export/nodes";
 import { readGlb } from "../../app/export/gltf";
 import { LoadedMotion } from "../../app/export/playback";
+import { glbMotion, SANDBOX_SOURCE } from "../../app/export/motion-file";
 import type { SandboxPanelApi } from "../../app/sandbox/api";
 import { Sandbox } from "../../app/sandbox/sandbox";
 import { tipNode } from "../../app/tree/skeleton";
@@ -124,6 +125,52 @@ describe("exporting the motion", () => {
     } finally {
       motion.dispose();
     }
+  }, 60_000);
+
+  it("plays an exported file back beside the tree on the sandbox's clock; a file that is no motion leaves it playing; null takes it off", async () => {
+    await api.use("spectral-beam");
+    api.wind({ speed: 16, turbulence: 0.5 });
+    api.step(20);
+    const r = await api.exportMotion({ seconds: 2, fps: 10 });
+    const bytes = new Uint8Array(await r.file.arrayBuffer());
+    expect(glbMotion(bytes)).toEqual({ clip: "wind", source: SANDBOX_SOURCE, method: "spectral-beam" });
+    const textures = () => sandbox.scene.textures.filter((t) => !t.name.includes("EnvironmentBRDFTexture")).length;
+    const counts = () => ({ meshes: sandbox.scene.meshes.length, materials: sandbox.scene.materials.length, textures: textures(), skeletons: sandbox.scene.skeletons.length, observers: sandbox.scene.onBeforeRenderObservable.observers.length });
+    await api.use("rest");
+    api.pause();
+    sandbox.scene.render();
+    const before = counts();
+    const playing = await api.playMotion({ file: r.file, name: r.fileName });
+    expect(playing).toMatchObject({ name: r.fileName, bones: r.bones, clip: "wind" });
+    expect(playing!.seconds).toBeCloseTo(2, 6);
+    expect(api.motionPlaying()).toEqual(playing);
+    // Beside the tree: its root stands clear of the tree's reach (both trees are the same).
+    const summary = api.tree().summary, reach = Math.hypot(playing!.offset[0], playing!.offset[2]);
+    expect(reach).toBeGreaterThan(0.2 * summary.height);
+    // The pose follows the sandbox's clock (the clip repeating), not the wall clock.
+    const s = sandbox.views.list[0].tree.skeleton;
+    const tips = Array.from({ length: s.branchCount }, (_, b) => tipNode(s, b));
+    const player = sandbox.motionExport.player;
+    const shown = () => {
+      sandbox.scene.render();
+      return player.bonePositions(api.time() % 2, tips);
+    };
+    const gap = (p: number[], q: number[]) => Math.max(...p.map((v, i) => Math.abs(v - q[i])));
+    const a = shown();
+    expect(gap(a, shown())).toBe(0);
+    api.step(30);
+    expect(gap(a, shown())).toBeGreaterThan(1e-3);
+    // Not a motion file: refused with a message that says what one is; the one playing stays.
+    const tree = new Blob([new Uint8Array([1, 2, 3, 4])]);
+    await expect(api.playMotion({ file: tree, name: "broken.glb" })).rejects.toThrow(/^broken\.glb: not a motion glTF/);
+    expect(api.motionPlaying()?.name).toBe(r.fileName);
+    await expect(api.playMotion({})).rejects.toThrow(RangeError);
+    expect(await api.playMotion(null)).toBeNull();
+    expect(api.motionPlaying()).toBeNull();
+    // (Babylon removes an observer on the next tick, and a container's last cleanup in the next frame.)
+    sandbox.scene.render();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(counts()).toEqual(before);
   }, 60_000);
 
   it("refuses bad options and a clip over the size budget, and long work while it runs", async () => {
