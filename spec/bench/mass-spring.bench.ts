@@ -66,10 +66,14 @@ it("mass-spring.step.habel.jacobi.ms", () => {
   process.stdout.write(
     JSON.stringify({ bench: "mass-spring.step.habel.jacobi.ms", value: Math.round(r.median * 1000) / 1000, unit: "ms", masses: r.masses, cgIterations: r.iterations, cgMaxIterations: r.maxIterations, maxResidual: r.residual, deflection: r.deflection }) + "\n",
   );
-  // Block-Jacobi needs many iterations (about 129) but reaches the same residual within the cap.
+  // Block-Jacobi needs many iterations: on the calibrated tree (stiffer, heavier joints than the
+  // literal mass rule) it runs to the 500-iteration cap with a residual near 4e-4 (2026-11-24;
+  // 129 iterations to 1e-6 before calibration), yet ends within 1e-4 of the exact solve's
+  // deflection: why the tree LDLT, one iteration a step, is the solver.
+  const exact = run("tree-ldlt");
   expect(r.iterations).toBeGreaterThan(10);
-  expect(r.maxIterations).toBeLessThan(500);
-  expect(r.residual).toBeLessThanOrEqual(1e-6);
+  expect(r.residual).toBeLessThanOrEqual(1e-2);
+  expect(Math.abs(r.deflection - exact.deflection)).toBeLessThan(1e-4 * exact.deflection);
   expect(r.deflection).toBeGreaterThan(1e-3);
 });
 
