@@ -9,6 +9,7 @@ import { spectralBeamProvider } from "./spectral-beam/provider";
 import { lsystemParticlesProvider } from "./lsystem-particles/provider";
 import { massSpringProvider } from "./mass-spring/provider";
 import { modalProvider } from "./modal/provider";
+import { sphParticlesProvider } from "./sph-particles/provider";
 
 export function createRegistry(): AnimatorRegistry {
   const r = new AnimatorRegistry();
@@ -17,6 +18,7 @@ export function createRegistry(): AnimatorRegistry {
   r.register(lsystemParticlesProvider);
   r.register(massSpringProvider);
   r.register(modalProvider);
+  r.register(sphParticlesProvider);
   r.register(restProvider);
   return r;
 }

@@ -51,6 +51,8 @@ export interface SandboxStats {
   errors: string[];
   /** What the focused method wants the stats line to say ("sub-stepping up to ×4 ..."). */
   notes: string[];
+  /** The focused method's element counts (its AnimatorStats.counts: sph-particles' windParticles, treeParticles, brokenLinks, brokenBranches, fallenLeaves; mass-spring's masses, ...). */
+  counts: Record<string, number>;
 }
 
 /** The stable automation API (`window.sandbox`). */

@@ -331,7 +331,7 @@ export class Sandbox {
       vertices: this.views.shownVertices(),
       nonFinite: this.views.list.some((v) => v.animator?.stats().nonFinite ?? false),
       errors: this.events.recent,
-      notes: a?.notes ? [...a.notes] : [],
+      notes: a?.notes ? [...a.notes] : [], counts: { ...a?.counts },
     };
   }
 

@@ -87,12 +87,18 @@ export interface ParticleTreeSettings {
   leafHold: number;
   /** A leaf's sway frequency about its petiole, Hz (eq. 6's stiffness for leaves). */
   leafFrequency: number;
+  /**
+   * How many leaves each skeleton leaf stands for (null: one each). A provider that groups a big
+   * crown's leaves into fewer particles gives each group its leaf count: the group's drag and the
+   * pull that tears it scale with it (its mass already does, through its size).
+   */
+  leafWeight: ArrayLike<number> | null;
 }
 
 export const DEFAULT_RUPTURE_STRAIN = 57e6 / 8.6e9;
 
 export function defaultTreeSettings(): ParticleTreeSettings {
-  return { spacing: 0.1, material: defaultMaterial(), ruptureStrain: DEFAULT_RUPTURE_STRAIN, levelScale: 1, leafHold: 1.2, leafFrequency: 3 };
+  return { spacing: 0.1, material: defaultMaterial(), ruptureStrain: DEFAULT_RUPTURE_STRAIN, levelScale: 1, leafHold: 1.2, leafFrequency: 3, leafWeight: null };
 }
 
 export interface ParticleTree {
@@ -119,6 +125,8 @@ export interface ParticleTree {
   readonly ringCount: Int32Array;
   /** Bone particles: the length of central axis the particle stands for, m (drag per station). */
   readonly axisLength: Float64Array;
+  /** Leaves each skeleton leaf stands for (ParticleTreeSettings.leafWeight; 1 each by default). */
+  readonly leafWeight: Float64Array;
   /** Leaf particle of every skeleton leaf, and its petiole link. */
   readonly leafParticle: Int32Array;
   readonly leafLink: Int32Array;
@@ -357,6 +365,15 @@ export function buildParticleTree(s: TreeSkeleton, settings: Partial<ParticleTre
   }
   // Leaves: each to the nearest bone particle of its branch, by a petiole (eq. 4) and eq. 6's restoring term.
   const leafParticle = new Int32Array(s.leafCount), leafLink = new Int32Array(s.leafCount);
+  const leafWeight = new Float64Array(s.leafCount).fill(1);
+  if (set.leafWeight) {
+    if (set.leafWeight.length !== s.leafCount) throw new RangeError(`leafWeight needs one weight per leaf (${s.leafCount}); got ${set.leafWeight.length}`);
+    for (let l = 0; l < s.leafCount; l++) {
+      const w = set.leafWeight[l];
+      if (!(w >= 1 && w <= 1e6)) throw new RangeError(`leaf ${l}'s weight must be from 1 to 1,000,000 leaves; got ${w}`);
+      leafWeight[l] = w;
+    }
+  }
   for (let l = 0; l < s.leafCount; l++) {
     const c = [s.leafCenter[3 * l], s.leafCenter[3 * l + 1], s.leafCenter[3 * l + 2]], size = s.leafSize[l];
     const m = max(1e-6, LEAF_AREAL_MASS * size * size); // a leaf of no size still has a mass to step
@@ -371,7 +388,7 @@ export function buildParticleTree(s: TreeSkeleton, settings: Partial<ParticleTre
     const link = addLink(leaf, best, PETIOLE, 1, 0, 0);
     const L = lRest[link];
     lK[link] = kPetiole;
-    const eps = set.leafHold / (kPetiole * L);
+    const eps = (set.leafHold * leafWeight[l]) / (kPetiole * L);
     lE[link] = 1 + eps;
     lC[link] = max(0.05, 1 - eps);
     if (bestD < 1e-4) lRest[link] = 1e-4;
@@ -387,7 +404,7 @@ export function buildParticleTree(s: TreeSkeleton, settings: Partial<ParticleTre
     count: n, spacing: sp, restPosition: Float64Array.from(pos.data), type: Uint8Array.from(type), mass: Float64Array.from(mass),
     pinned: Uint8Array.from(pinned), branch: Int32Array.from(branchOf), level: Uint8Array.from(levelOf), radius: Float64Array.from(radius),
     solidVolume: Float64Array.from(solid), prevBone: Int32Array.from(prevBone), ringStart: Int32Array.from(ringStart), ringCount: Int32Array.from(ringCount),
-    axisLength: Float64Array.from(axisLength), leafParticle, leafLink, anchor,
+    axisLength: Float64Array.from(axisLength), leafWeight, leafParticle, leafLink, anchor,
     linkCount: nl, linkA: Int32Array.from(lA), linkB: Int32Array.from(lB), linkKind: Uint8Array.from(lKind), restLength: Float64Array.from(lRest),
     stiffness: Float64Array.from(lK), stretchLimit: Float64Array.from(lE), compressLimit: Float64Array.from(lC), aroundOf: Int32Array.from(lAround),
     aroundCount, broken: new Uint8Array(nl),

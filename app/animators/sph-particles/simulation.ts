@@ -14,7 +14,7 @@
 import type { TreeSkeleton } from "../../tree/skeleton";
 import type { Rng } from "../../math/rng";
 import { branchDragPerLength } from "../../wind/drag";
-import { BONE, LEAF, buildParticleTree, defaultTreeSettings, treeBounds, type ParticleTree, type ParticleTreeSettings } from "./particle-tree";
+import { BONE, buildParticleTree, defaultTreeSettings, treeBounds, type ParticleTree, type ParticleTreeSettings } from "./particle-tree";
 import { SphWind, boundaryVolumes, windBoxAround, windSpacingForBudget, type SphSettings, type TreeCoupling, type WindVelocity } from "./sph";
 import { ElasticSolver, type ElasticSettings } from "./elasticity";
 import { TreeBreaking, type BreakCounts } from "./breaking";
@@ -106,8 +106,9 @@ export class SphTreeSimulation {
     for (let i = 0; i < n; i++) {
       if (tree.pinned[i]) continue;
       if (tree.type[i] === BONE) this.dragPerSpeed[i] = (1 - resolved[i]) * branchDragPerLength(m, tree.radius[i]) * tree.axisLength[i];
-      else if (tree.type[i] === LEAF) this.dragPerSpeed[i] = 0.5 * m.airDensity * m.leafDragArea;
     }
+    // A leaf particle: ½ ρ (C_d A) per leaf it stands for (drag.ts's leaf law).
+    for (let l = 0; l < tree.leafParticle.length; l++) this.dragPerSpeed[tree.leafParticle[l]] = 0.5 * m.airDensity * m.leafDragArea * tree.leafWeight[l];
     this.coupling = {
       count: n, position: this.position, velocity: this.velocity, sphVolume, dragFactor: this.dragPerSpeed,
       dragAxis: new Float64Array(3 * n), force: this.airForce, dragDamping: new Float64Array(n),

@@ -135,6 +135,7 @@ export class SphWind {
   private readonly sphMass: Float64Array;
   private readonly acc: Float64Array;
   private readonly cellOf: Int32Array;
+  /** Cell c's wind particles are sorted[cellStart[2c] .. cellStart[2c + 1]), its tree particles on to cellStart[2c + 2]. */
   private readonly cellStart: Int32Array;
   private readonly sorted: Int32Array;
   private readonly cellNext: Int32Array;
@@ -175,9 +176,9 @@ export class SphWind {
     this.pressure = new Float64Array(this.cap);
     this.acc = new Float64Array(3 * n);
     this.cellOf = new Int32Array(this.cap);
-    this.cellStart = new Int32Array(nc + 1);
+    this.cellStart = new Int32Array(2 * nc + 1);
     this.sorted = new Int32Array(this.cap);
-    this.cellNext = new Int32Array(nc);
+    this.cellNext = new Int32Array(2 * nc);
     this.nbr = new Float64Array(4 * 48 * n);
     this.nbrStart = new Int32Array(n + 1);
     this.inBox = new Uint8Array(treeCapacity);
@@ -287,7 +288,7 @@ export class SphWind {
       start[i] = count;
       for (let k = 0; k < 27; k++) {
         const cj = around[27 * ci + k];
-        for (let e = cellStart[cj]; e < cellStart[cj + 1]; e++) {
+        for (let e = cellStart[2 * cj]; e < cellStart[2 * cj + 2]; e++) {
           const j = sorted[e];
           const dx = wrap(pos[3 * j] - xi, Lx), dy = wrap(pos[3 * j + 1] - yi, Ly), dz = wrap(pos[3 * j + 2] - zi, Lz);
           const r2 = dx * dx + dy * dy + dz * dz;
@@ -356,9 +357,8 @@ export class SphWind {
         const ci = cellOf[i];
         for (let q = 0; q < 27; q++) {
           const cj = around[27 * ci + q];
-          for (let e = cellStart[cj]; e < cellStart[cj + 1]; e++) {
+          for (let e = cellStart[2 * cj]; e < cellStart[2 * cj + 1]; e++) {
             const j = sorted[e];
-            if (j >= n) continue;
             const dx = wrap(pos[3 * j] - xi, Lx), dy = wrap(pos[3 * j + 1] - yi, Ly), dz = wrap(pos[3 * j + 2] - zi, Lz);
             const r2 = dx * dx + dy * dy + dz * dz;
             if (r2 >= h2) continue;
@@ -386,9 +386,8 @@ export class SphWind {
       const ci = cellOf[i];
       for (let q = 0; q < 27; q++) {
         const cj = around[27 * ci + q];
-        for (let e = cellStart[cj]; e < cellStart[cj + 1]; e++) {
+        for (let e = cellStart[2 * cj]; e < cellStart[2 * cj + 1]; e++) {
           const j = sorted[e];
-          if (j >= n) continue;
           const dx = wrap(pos[3 * j] - xi, Lx), dy = wrap(pos[3 * j + 1] - yi, Ly), dz = wrap(pos[3 * j + 2] - zi, Lz);
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 >= h2) continue;
@@ -425,7 +424,11 @@ export class SphWind {
     return next;
   }
 
-  /** Counting sort of the wind particles and the tree particles inside the box into the cells. Returns how many were sorted. */
+  /**
+   * Counting sort of the wind particles and the tree particles inside the box into the cells, each
+   * cell's wind particles before its tree particles (the drag closure scans the air alone). Returns
+   * how many were sorted.
+   */
   private grid(nt: number): number {
     const n = this.count, [nx, ny, nz] = this.nCell, [cx, cy, cz] = this.cellSize, lo = this.lo, pos = this.pos;
     const start = this.cellStart, cellOf = this.cellOf, sorted = this.sorted;
@@ -438,14 +441,14 @@ export class SphWind {
       const x = min(nx - 1, floor((pos[3 * i] - lo[0]) / cx)), y = min(ny - 1, floor((pos[3 * i + 1] - lo[1]) / cy)), z = min(nz - 1, floor((pos[3 * i + 2] - lo[2]) / cz));
       const c = max(0, x) + nx * (max(0, y) + ny * max(0, z));
       cellOf[i] = c;
-      start[c + 1]++;
+      start[2 * c + (i < n ? 1 : 2)]++;
     }
-    for (let c = 0; c < nx * ny * nz; c++) start[c + 1] += start[c];
     const fill = this.cellStart.length - 1, next = this.cellNext;
+    for (let k = 0; k < fill; k++) start[k + 1] += start[k];
     next.set(start.subarray(0, fill));
     for (let i = 0; i < n + nt; i++) {
       const c = cellOf[i];
-      if (c >= 0) sorted[next[c]++] = i;
+      if (c >= 0) sorted[next[2 * c + (i < n ? 0 : 1)]++] = i;
     }
     return start[fill];
   }

@@ -1,0 +1,34 @@
+/**
+ * Parameters of the sph-particles method (Akagi and Kitajima), declared once: the GUI, the URL and
+ * the automation API derive from these. The tree's particles, budgets and breaking limits rebuild
+ * the particle tree (the motion restarts from rest, the wind runs on); the rest change it live.
+ */
+import { booleanParam, numberParam, type ParamDecls, type ValuesOf } from "../../math/params";
+
+export const sphParticlesParams = {
+  damping: numberParam("Damping", 0, 1, 0.01, 0.3, "",
+    "The damping ratio ζ of the tree's first mode, 0.01 · 100^d (the shared mapping): the implicit step's stiffness-proportional damping β = 2ζ/ω₁ less what the implicit step damps itself (ω₁ dt / 2), ω₁ the reference beam frame's first mode"),
+  spacing: numberParam("Bone spacing", 0.02, 2, 0.01, 0.25, "m",
+    "§2, Fig. 1 (a): distance between bone particles along a branch, coarsened in 15 % steps until the tree fits the particle budget. The paper's 0.1 m: on the demo tree the implicit step then grows an unstable mode from round-off on its thin twigs (3-particle rings of 7 mm against 0.1 m links), so 0.25 m by default"),
+  treeBudget: numberParam("Tree particle budget", 500, 120000, 100, 3000, "",
+    "Most tree particles (bone, branch and leaf): a big tree first leaves its finest branches out (they ride on their parents), then groups its leaves into fewer leaf particles and coarsens the bone spacing, so it stays interactive; the paper's Table 3 ran 16,877 to 102,282"),
+  windBudget: numberParam("Wind particles", 216, 40000, 1, 1200, "",
+    "§2, eqs. 1-3: about how many SPH wind particles fill the box around the tree (a coarser lattice for fewer); the paper's Table 3 ran 7,680"),
+  mach: numberParam("Mach number", 0.1, 1, 0.05, 0.6, "",
+    "The wind's equation of state p = c² (ρ - ρ₀) with c = fastest wind / this (a floor of 10 m/s): lower is stiffer air, closer to incompressible, and more SPH substeps a frame"),
+  breakingStrain: numberParam("Breaking strain", 0.05, 5, 0.01, 0.66, "%",
+    "Eq. 10's limits e = 1 + ε, c = 1 - ε on the trunk (0.66 %: green oak's modulus of rupture over its Young's modulus)"),
+  levelScale: numberParam("Limit per level", 0.3, 2, 0.01, 0.5, "×",
+    "Each hierarchy level's ε is the trunk's times this to the power of the level: below 1, twigs break before limbs"),
+  leafHold: numberParam("Leaf hold", 0.05, 20, 0.05, 1.2, "N",
+    "The pull that tears a leaf off its twig (a petiole's eq. 10 limit): 1.2 N lets a leaf of drag area 0.004 m² go in a steady 22 m/s"),
+  gravity: numberParam("Gravity", 0, 2, 0.05, 1, "g",
+    "Weight on every particle; 1 is the Earth's. Broken pieces and fallen leaves fall under it and rest on the ground"),
+  particles: booleanParam("Particles", false,
+    "Fig. 5: the tree's particles drawn over it, coloured by type: bone (red), branch (tan), leaf (green); particles cut off the tree in magenta"),
+  windParticles: booleanParam("Wind particles", false,
+    "Fig. 6: the SPH wind particles, coloured by speed from blue (still) through green to red (1.5 × the mean wind and over)"),
+} satisfies ParamDecls;
+
+/** The values of the parameters, derived from their declarations. */
+export type SphParticlesParams = ValuesOf<typeof sphParticlesParams>;
