@@ -90,7 +90,7 @@ function markerShape(p: WindPrimitiveInfo): Flat {
     const th = (p.direction * Math.PI) / 180, ux = Math.cos(th), uz = Math.sin(th);
     // The fan: a bar across its jet's width, and an arrow the way it blows.
     f.arrow(-uz, ux, -p.radius, p.radius, 0.3, 0);
-    f.arrow(ux, uz, 0, Math.max(3, 2.5 * p.radius), Math.min(0.8, Math.max(0.25, 0.2 * p.radius)), Math.max(0.8, 0.4 * p.radius));
+    f.arrow(ux, uz, 0, Math.max(3, Math.min(12, 2.5 * p.radius)), Math.min(0.8, Math.max(0.25, 0.2 * p.radius)), Math.min(2.5, Math.max(0.8, 0.4 * p.radius)));
   }
   return f;
 }

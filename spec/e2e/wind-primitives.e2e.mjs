@@ -5,7 +5,7 @@
 import { test } from "./runner.mjs";
 import { assert, clickControl, dragSlider, maxDisplacement, openApp, requireDebugHooks, sliderValue, until, waitReady } from "./helpers.mjs";
 
-/** From a fresh start of the method (clock at 0, paused): 30 frames, then the tips of the next 60 frames. */
+/** From a fresh start of the method (clock at 0, paused): 30 frames, then the tips every other frame for 60 frames (each step draws: fewer draws on SwiftShader). */
 async function tipSeries(page, method) {
   return page.evaluate(async (m) => {
     const s = window.sandbox;
@@ -13,8 +13,8 @@ async function tipSeries(page, method) {
     s.pause();
     s.step(30);
     const series = [s.probe()];
-    for (let k = 0; k < 60; k++) {
-      s.step(1);
+    for (let k = 0; k < 30; k++) {
+      s.step(2);
       series.push(s.probe());
     }
     return series;
@@ -92,7 +92,8 @@ test("a blast placed with the mouse moves the tree, is listed, survives a reload
   assert.deepEqual(after, placed, "the primitives after the reload");
   assert.equal(await page.evaluate(() => window.sandboxDebug.sceneCounts().meshes), meshes0 + 2, "its marker is back after the reload");
   const again = await tipSeries(page, "spectral-beam");
-  assert.ok(maxDisplacement(again[60], withBlast[60]) < 1e-5, "the same frames after the reload");
+  const drift = Math.max(...again.map((p, k) => maxDisplacement(p, withBlast[k])));
+  assert.ok(drift < 1e-5, `the same frames after the reload: the tips differ by up to ${drift} m`);
   await shot("wind-primitives-after-reload");
 
   // ... deleted with the mouse: the list empties, the marker goes, and the same frames move less.
@@ -107,7 +108,7 @@ test("a blast placed with the mouse moves the tree, is listed, survives a reload
   assert.ok(apart > 0.01, `the blast moved the tips only ${apart} m from where the wind alone had them`);
   await shot("wind-primitives-deleted");
   assert.deepEqual(errors, []);
-});
+}, { timeout: 300_000 });
 
 test("a vortex and a fan placed with the mouse, moved; the API's errors name the allowed range", async ({ page, url, shot, errors, log }) => {
   await openApp(page, url, { errors, hash: "#tree=demo&speed=3" });

@@ -81,7 +81,8 @@ export function primitivesSection(sb: SandboxPanelApi, scope: Scope, panelCovers
 
   // First among the scene's pointer observers: a click that places or moves is not also a branch pick.
   const tap: Observer<PointerInfo> | null = sb.scene.onPointerObservable.add((pi, state) => {
-    if (!placing || pi.type !== PointerEventTypes.POINTERTAP) return;
+    // A click soon after another (the place button's) comes as a double tap: it is a click all the same.
+    if (!placing || (pi.type !== PointerEventTypes.POINTERTAP && pi.type !== PointerEventTypes.POINTERDOUBLETAP)) return;
     const x = sb.scene.pointerX, y = sb.scene.pointerY;
     if (panelCovers(x)) return;
     const at = sb.groundAt(x, y);
