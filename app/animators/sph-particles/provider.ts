@@ -30,7 +30,7 @@ import type { WindVelocity } from "./sph";
 import { groupLeaves, type LeafGroups } from "./leaf-groups";
 import { deepestLevel, reduceLevels, type ReducedTree } from "./reduce";
 import { firstModeOmega, leafBudget, spacingFor, stiffnessDampingFor } from "./sizing";
-import { LeafRide, ParticleSkin, type SkinBinding } from "./skin";
+import { LeafRide, ParticleSkin, wholeTriangles, type SkinBinding } from "./skin";
 import { TreeParticlesDisplay, WindParticlesDisplay } from "./displays";
 import { sphParticlesParams, type SphParticlesParams } from "./params";
 
@@ -58,6 +58,8 @@ interface LiveMesh {
   /** Writes positions and normals from the skin's last update. */
   readonly fill: () => void;
   written: number;
+  /** A part skinned to the nodes: its triangles, and those left after a break (see wholeTriangles). */
+  readonly cut: { bind: SkinBinding; indices: Uint32Array; kept: Uint32Array; vertexPiece: Int32Array; forBroken: number } | null;
 }
 
 export class SphParticlesAnimator implements Animator<SphParticlesParams> {
@@ -158,15 +160,18 @@ export class SphParticlesAnimator implements Animator<SphParticlesParams> {
       const bind: SkinBinding = { positions: read(VertexBuffer.PositionKind), normals: read(VertexBuffer.NormalKind), skinNodes: read(BINDING_ATTRIBUTES.skinNodes), skinWeights: read(BINDING_ATTRIBUTES.skinWeights) };
       const positions = Float32Array.from(bind.positions), normals = Float32Array.from(bind.normals);
       let fill = () => skin.skinVertices(bind, positions, normals);
+      const indices = Uint32Array.from(src.getIndices()!);
+      let cut: LiveMesh["cut"] = { bind, indices, kept: new Uint32Array(indices.length), vertexPiece: new Int32Array(positions.length / 3), forBroken: 0 };
       if (part.role === "leaves" && !tree.geometry.fromModel && positions.length === 12 * s.leafCount) {
+        cut = null; // a leaf card is whole on its leaf particle
         // Generated leaf cards ride on their leaf particles and fall with them.
         const ride = new LeafRide(s, sim.tree, this.groups.groupOf, bind.positions, bind.normals);
         fill = () => ride.write(this.simulation.position, skin, this.simulation.leafAngle, positions, normals);
       }
       const mesh = liveMesh(`sph-particles ${part.role}`, scene, root, {
-        positions, normals, uvs: read(VertexBuffer.UVKind), indices: Uint32Array.from(src.getIndices()!), branchIndex: read(BINDING_ATTRIBUTES.branchIndex),
+        positions, normals, uvs: read(VertexBuffer.UVKind), indices, branchIndex: read(BINDING_ATTRIBUTES.branchIndex),
       }, part.material);
-      this.live.push({ role: part.role, mesh, positions, normals, fill, written: -1 });
+      this.live.push({ role: part.role, mesh, positions, normals, fill, written: -1, cut });
     }
     for (const l of this.live) tree.substitute(l.role, l.mesh);
   }
@@ -197,6 +202,14 @@ export class SphParticlesAnimator implements Animator<SphParticlesParams> {
     for (const l of this.live) {
       if (!l.mesh.isVisible || l.written === this.frame) continue;
       l.fill();
+      const broken = this.simulation.breaking.counts.brokenLinks;
+      if (l.cut && l.cut.forBroken !== broken) {
+        // Pieces changed (a break, a restore): the triangles across a break go, or all come back.
+        const c = l.cut;
+        c.forBroken = broken;
+        if (broken === 0) l.mesh.setIndices(c.indices);
+        else l.mesh.setIndices(c.kept.slice(0, wholeTriangles(this.skin, c.bind, c.indices, c.vertexPiece, c.kept)));
+      }
       // Bounds follow the moving tree (the sun fits its shadow frustum to them; picking tests them).
       l.mesh.updateVerticesData(VertexBuffer.PositionKind, l.positions, true, false);
       l.mesh.updateVerticesData(VertexBuffer.NormalKind, l.normals, false, false);

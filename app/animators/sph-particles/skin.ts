@@ -235,6 +235,27 @@ export class ParticleSkin {
   }
 }
 
+/**
+ * The triangles of a bound mesh whose three vertices lie in one piece (a vertex's piece: its heaviest
+ * skin node's, after the skin's last update), into `out`; returns how many indices. A triangle
+ * across a break would stretch from the stump to the fallen piece: it is left out.
+ */
+export function wholeTriangles(skin: ParticleSkin, bind: SkinBinding, indices: Uint32Array, vertexPiece: Int32Array, out: Uint32Array): number {
+  const SN = bind.skinNodes, SW = bind.skinWeights, pc = skin.nodePiece;
+  for (let v = 0; v < vertexPiece.length; v++) {
+    let heaviest = -1, wmax = 0;
+    for (let c = 4 * v; c < 4 * v + 4; c++) if (SW[c] > wmax) { wmax = SW[c]; heaviest = SN[c]; }
+    vertexPiece[v] = heaviest < 0 ? -1 : pc[heaviest];
+  }
+  let n = 0;
+  for (let t = 0; t + 2 < indices.length; t += 3) {
+    const a = vertexPiece[indices[t]];
+    if (a !== vertexPiece[indices[t + 1]] || a !== vertexPiece[indices[t + 2]]) continue;
+    out[n++] = indices[t]; out[n++] = indices[t + 1]; out[n++] = indices[t + 2];
+  }
+  return n;
+}
+
 /** Leaf cards riding on their (group's) leaf particle. */
 export class LeafRide {
   readonly vertexCount: number;

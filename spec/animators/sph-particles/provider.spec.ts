@@ -165,6 +165,15 @@ describe("sph-particles adapter", () => {
         let lowest = Infinity;
         for (let i = 1; i < leaves.length; i += 3) lowest = Math.min(lowest, leaves[i]);
         expect(lowest).toBeGreaterThanOrEqual(0);
+        // No bark triangle stretches across a break from the stump to a fallen piece.
+        const sb = shown(tree), idx = tree.displayed("bark")!.getIndices()!;
+        let longest = 0;
+        for (let t = 0; t < idx.length; t++) {
+          const p = 3 * idx[t], q = 3 * idx[t - (t % 3) + ((t + 1) % 3)];
+          longest = Math.max(longest, Math.hypot(sb[p] - sb[q], sb[p + 1] - sb[q + 1], sb[p + 2] - sb[q + 2]));
+        }
+        console.log(`after the storm: ${idx.length / 3} bark triangles shown, the longest edge ${longest.toFixed(2)} m`);
+        expect(longest).toBeLessThan(1.5);
         const sim = a.simulation;
         let loose = 0, highest = 0;
         for (let i = 0; i < sim.tree.count; i++) {
@@ -184,6 +193,7 @@ describe("sph-particles adapter", () => {
         let worst = 0;
         for (let i = 0; i < bark.length; i++) worst = Math.max(worst, Math.abs(bark[i] - restBark[i]));
         expect(worst).toBeLessThan(1e-5);
+        expect(tree.displayed("bark")!.getIndices()!.length).toBe(tree.bark.getIndices()!.length);
         expect(() => a.actions.run("explode")).toThrow(RangeError);
       }
       return c;
