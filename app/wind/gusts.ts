@@ -102,8 +102,9 @@ export function gustEvents(seed: number, gust: number, t0: number, t1: number): 
   return out;
 }
 
-/** Cached gust slots (direct-mapped by slot index; a power of two). */
+/** Cached gust slots and noise knots per octave (direct-mapped by index; powers of two). */
 const SLOT_CACHE = 8;
+const KNOT_CACHE = 8;
 
 /**
  * factor(t) = slowModulation(seed, t, depth) × (1 + gustEnvelope(seed, gust, t)), the same values
@@ -116,9 +117,9 @@ export class MeanFactor {
   /** Per cached slot: its index (NaN: empty), and its event's start, rise, hold, fall, peak per unit `gust` (peak -1: no event). */
   private readonly slotIndex = new Float64Array(SLOT_CACHE).fill(NaN);
   private readonly slotEvent = new Float64Array(5 * SLOT_CACHE);
-  /** Per noise octave: the knot index last used and the values at it and the next. */
-  private readonly knotIndex = new Float64Array(2).fill(NaN);
-  private readonly knotValue = new Float64Array(4);
+  /** Per noise octave and cached knot: its index (NaN: empty) and the values at it and the next. */
+  private readonly knotIndex = new Float64Array(2 * KNOT_CACHE).fill(NaN);
+  private readonly knotValue = new Float64Array(4 * KNOT_CACHE);
 
   /** The factor at time t for (seed, gust, modulation depth); depth 0 leaves the modulation out. */
   at(seed: number, gust: number, depth: number, t: number): number {
@@ -157,13 +158,13 @@ export class MeanFactor {
     const s = t / period;
     const i = floor(s);
     const f = s - i;
-    const kv = this.knotValue;
-    if (this.knotIndex[k] !== i) {
-      this.knotIndex[k] = i;
-      kv[2 * k] = 2 * hashUnit(this.seed, i, channel) - 1;
-      kv[2 * k + 1] = 2 * hashUnit(this.seed, i + 1, channel) - 1;
+    const kv = this.knotValue, c = k * KNOT_CACHE + (i & (KNOT_CACHE - 1));
+    if (this.knotIndex[c] !== i) {
+      this.knotIndex[c] = i;
+      kv[2 * c] = 2 * hashUnit(this.seed, i, channel) - 1;
+      kv[2 * c + 1] = 2 * hashUnit(this.seed, i + 1, channel) - 1;
     }
     const fade = f * f * f * (f * (f * 6 - 15) + 10);
-    return kv[2 * k] + (kv[2 * k + 1] - kv[2 * k]) * fade;
+    return kv[2 * c] + (kv[2 * c + 1] - kv[2 * c]) * fade;
   }
 }

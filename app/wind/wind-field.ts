@@ -141,6 +141,8 @@ export class WindField {
   private cacheT = NaN;
   private cacheFactor = 0;
   private readonly meanFactor = new MeanFactor();
+  /** The slow modulation's depth for the settings (0 without modulation): read per sample, computed per change. */
+  private depth = 0;
   private readonly state: WindGpuState = { dirX: 1, dirZ: 0, strength: 0, vertical: 0, turbulenceAmplitude: 0, advection: 0 };
 
   constructor(settings: Partial<WindSettings> = DEFAULT_WIND, options: WindFieldOptions = {}) {
@@ -153,6 +155,7 @@ export class WindField {
     this.tex = { width, height, cellSize, data: new Float32Array(4 * width * height), version: 0 };
     cachedTurbulence(full.seed, width, height, cellSize, this.tex.data);
     this.updateDirection();
+    this.depth = this.modulation ? modulationDepth(full.turbulence) : 0;
   }
 
   /** The frozen turbulence texture (same object for the field's life; `version` goes up on seed change). */
@@ -187,6 +190,7 @@ export class WindField {
       this.tex.version++;
     }
     this.updateDirection();
+    this.depth = this.modulation ? modulationDepth(next.turbulence) : 0;
     this.cacheT = NaN;
   }
 
@@ -212,7 +216,7 @@ export class WindField {
   private factor(tau: number): number {
     if (tau === this.cacheT) return this.cacheFactor;
     const s = this.s;
-    const f = this.meanFactor.at(s.seed, s.gust, this.modulation ? modulationDepth(s.turbulence) : 0, tau);
+    const f = this.meanFactor.at(s.seed, s.gust, this.depth, tau);
     this.cacheT = tau;
     this.cacheFactor = f;
     return f;
