@@ -1,0 +1,115 @@
+// sph-particles (Akagi and Kitajima) in the real browser: picked with the mouse on the default tree
+// (its frame cost against rest's, in one page), the particles display (Fig. 5) and the wind
+// particles display (Fig. 6) switched on with the mouse, counts in a rising wind (5, 25, 40 m/s)
+// on the demo tree, "Restore tree" clicked, screenshots saved.
+import { test } from "./runner.mjs";
+import { assert, openApp, clickControl, frames, until } from "./helpers.mjs";
+import { decodePng, countDifferentPixels, countPixels } from "./png.mjs";
+import { join, resolve } from "node:path";
+
+/**
+ * A screenshot like the runner's shot(), with a longer wait: after a storm on SwiftShader a frame
+ * (the pieces strewn over tens of metres, their shadows) once took past shot()'s 30 s.
+ */
+async function slowShot(page, name, log) {
+  const t0 = Date.now();
+  const dir = process.env.E2E_OUT ? resolve(process.env.E2E_OUT) : join("spec", "e2e", "out");
+  const png = await page.screenshot({ path: join(dir, `${name}.png`), timeout: 150_000 });
+  log(`${name}.png in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  return png;
+}
+
+/** Mean frame and animator ms of the method on show over `seconds` of real time (the app's own loop). */
+async function frameCost(page, seconds) {
+  await page.waitForTimeout(1500); // the EMA forgets the switch
+  const samples = [];
+  const end = Date.now() + seconds * 1000;
+  while (Date.now() < end) {
+    samples.push(await page.evaluate(() => { const s = window.sandbox.stats(); return [s.frameMs, s.animatorMs]; }));
+    await page.waitForTimeout(250);
+  }
+  const mean = (k) => samples.reduce((a, s) => a + s[k], 0) / samples.length;
+  return { frameMs: mean(0), animatorMs: mean(1) };
+}
+
+/** The view without the panel's strip. */
+const VIEW = { left: 320, top: 0, width: 960, height: 720 };
+
+test("sph-particles: picked with the mouse, the particles and wind displays, counts rising with the wind, Restore tree", async ({ page, url, shot, errors, log }) => {
+  await openApp(page, url, { errors });
+  // The default tree (habel): the method's cost per frame against rest's, the app running on its own.
+  await clickControl(page, "method:rest");
+  const rest = await frameCost(page, 4);
+  await clickControl(page, "method:sph-particles");
+  await until(() => page.evaluate(() => (window.sandbox.stats().counts.treeParticles ?? 0) > 0), { message: "sph-particles on show", timeout: 60_000 });
+  await page.evaluate(() => window.sandbox.wind({ speed: 8 }));
+  const sph = await frameCost(page, 6);
+  const habel = await page.evaluate(() => ({ counts: window.sandbox.stats().counts, notes: window.sandbox.stats().notes }));
+  log(`habel: rest ${rest.frameMs.toFixed(1)} ms a frame; sph-particles ${sph.frameMs.toFixed(1)} ms a frame (${sph.animatorMs.toFixed(1)} ms in its step), ratio ${(sph.frameMs / rest.frameMs).toFixed(2)}`);
+  log(`habel counts ${JSON.stringify(habel.counts)}; ${habel.notes.join("; ")}`);
+  assert.ok(sph.frameMs < 1000, `a frame of sph-particles on the default tree takes ${sph.frameMs} ms`);
+  await shot("sph-particles-habel");
+
+  // The demo tree, with the tree particles shown (Fig. 5).
+  await clickControl(page, "tree:demo");
+  await until(() => page.evaluate(() => window.sandboxDebug.tree().name === "demo" && (window.sandbox.stats().counts.treeParticles ?? 0) > 0), { message: "the demo tree under sph-particles" });
+  await page.evaluate(() => { window.sandbox.pause(); window.sandbox.wind({ speed: 0, turbulence: 0.3, gust: 0, direction: 0 }); window.sandbox.step(30); });
+  await frames(page, 3);
+  const plain = decodePng(await shot("sph-particles-demo"));
+  await clickControl(page, "sph-particles.particles:true");
+  await frames(page, 3);
+  const withParticles = decodePng(await shot("sph-particles-demo-particles"));
+  const differ = countDifferentPixels(plain, withParticles, 40, VIEW);
+  const green = countPixels(withParticles, ([r, g, b]) => g > 180 && r < 120 && b < 120, VIEW);
+  log(`the particles display changes ${differ} pixels (${green} leaf-green)`);
+  assert.ok(differ > 500, `the particles display hardly shows (${differ} pixels)`);
+
+  // Counts in a wind rising over half a second to 5, 25 and 40 m/s, 1.5 s each, from rest.
+  const counts = {};
+  for (const speed of [5, 25, 40]) {
+    counts[speed] = await page.evaluate(async (u) => {
+      const s = window.sandbox;
+      await s.use("sph-particles");
+      for (let f = 1; f <= 90; f++) {
+        s.wind({ speed: Math.round(u * Math.min(1, f / 30) * 10) / 10 });
+        s.step(1);
+      }
+      return { ...s.stats().counts, nonFinite: s.stats().nonFinite };
+    }, speed);
+    log(`${speed} m/s: ${JSON.stringify(counts[speed])}`);
+    assert.equal(counts[speed].nonFinite, false);
+  }
+  const broken = (c) => c.brokenLinks + c.fallenLeaves;
+  assert.equal(broken(counts[5]), 0, "a light wind broke something");
+  assert.ok(broken(counts[25]) > 0 && counts[25].fallenLeaves > 0, "a gale shed no leaves");
+  assert.ok(broken(counts[40]) > broken(counts[25]) && counts[40].brokenBranches > 0, "a storm took no branch off");
+  // Let the broken pieces land.
+  await page.evaluate(() => { window.sandbox.wind({ speed: 6 }); window.sandbox.step(90); });
+  await frames(page, 3);
+  const storm = decodePng(await slowShot(page, "sph-particles-demo-storm-particles", log));
+  const magenta = countPixels(storm, ([r, g, b]) => r > 200 && g < 90 && b > 200, VIEW);
+  const stormDiff = countDifferentPixels(plain, storm, 40, VIEW);
+  // The storm blows what it cuts off tens of metres downwind, mostly out of the view.
+  log(`after the storm: ${magenta} magenta pixels (particles cut off the tree still in view), ${stormDiff} pixels differ from the tree at rest`);
+  assert.ok(stormDiff > 500, `the tree after the storm hardly shows (${stormDiff} pixels)`);
+
+  // Restore tree, with the mouse.
+  await clickControl(page, "action.restore");
+  const restored = await page.evaluate(() => window.sandbox.stats().counts);
+  log(`restored: ${JSON.stringify(restored)}`);
+  assert.deepEqual([restored.brokenLinks, restored.brokenBranches, restored.fallenLeaves], [0, 0, 0]);
+  await page.evaluate(() => window.sandbox.step(2));
+  await frames(page, 3);
+  await slowShot(page, "sph-particles-demo-restored", log);
+
+  // The wind particles coloured by speed (Fig. 6), the tree's off.
+  await clickControl(page, "sph-particles.particles:false");
+  await clickControl(page, "sph-particles.windParticles:true");
+  await page.evaluate(() => { window.sandbox.wind({ speed: 12 }); window.sandbox.step(30); });
+  await frames(page, 3);
+  const windShot = decodePng(await slowShot(page, "sph-particles-demo-wind-particles", log));
+  const windDiff = countDifferentPixels(plain, windShot, 40, VIEW);
+  log(`the wind particles display changes ${windDiff} pixels`);
+  assert.ok(windDiff > 2000, `the wind particles hardly show (${windDiff} pixels)`);
+  assert.deepEqual(errors, []);
+}, { timeout: 600_000 });
