@@ -95,7 +95,8 @@ describe("wind primitives in the sandbox", () => {
   it("marks each on the ground (a blast's front grows with the clock), and the scene is as it was once they are removed", async () => {
     await open();
     const scene = sandbox.scene;
-    const before = { meshes: scene.meshes.length, materials: scene.materials.length, observers: scene.onBeforeRenderObservable.observers.length };
+    const live = () => scene.onBeforeRenderObservable.observers.filter((o) => !(o as unknown as { _willBeUnregistered?: boolean })._willBeUnregistered).length;
+    const before = { meshes: scene.meshes.length, materials: scene.materials.length, observers: live() };
     api.windPrimitive({ kind: "vortex", x: 4, z: 0, strength: 10, radius: 3 });
     api.windPrimitive({ kind: "blast", x: -4, z: 0, strength: 20, radius: 10 });
     api.windPrimitive({ kind: "fan", x: 0, z: 8, strength: 8, radius: 2 });
@@ -109,7 +110,7 @@ describe("wind primitives in the sandbox", () => {
     api.moveWindPrimitive(1, { x: 0, z: -5 });
     expect(scene.getMeshByName("wind-primitive 1 vortex")!.position.z).toBeCloseTo(-5, 9);
     for (const p of api.windPrimitives()) api.removeWindPrimitive(p.id);
-    expect({ meshes: scene.meshes.length, materials: scene.materials.length, observers: scene.onBeforeRenderObservable.observers.filter((o) => !(o as unknown as { _willBeUnregistered?: boolean })._willBeUnregistered).length }).toEqual(before);
+    expect({ meshes: scene.meshes.length, materials: scene.materials.length, observers: live() }).toEqual(before);
   });
 
   it("round-trips through the page address, and dispose() with primitives placed leaves the engine empty", async () => {
