@@ -23,7 +23,7 @@ export const sphParticlesParams = {
   leafHold: numberParam("Leaf hold", 0.05, 20, 0.05, 1.2, "N",
     "The pull that tears a leaf off its twig (a petiole's eq. 10 limit): 1.2 N lets a leaf of drag area 0.004 m² go in a steady 22 m/s"),
   gravity: numberParam("Gravity", 0, 2, 0.05, 1, "g",
-    "Weight on every particle; 1 is the Earth's. Broken pieces and fallen leaves fall under it and rest on the ground"),
+    "Weight on what is cut off the tree, 1 is the Earth's: broken pieces and fallen leaves fall under it and rest on the ground. The tree standing is modelled already under its own weight (it does not sag further)"),
   particles: booleanParam("Particles", false,
     "Fig. 5: the tree's particles drawn over it, coloured by type: bone (red), branch (tan), leaf (green); particles cut off the tree in magenta"),
   windParticles: booleanParam("Wind particles", false,

@@ -133,7 +133,7 @@ export class SphParticlesAnimator implements Animator<SphParticlesParams> {
       },
       windBudget: p.windBudget, margin: MARGIN, sph: { mach: p.mach },
       elastic: { stiffnessDamping: stiffnessDampingFor(dampingRatio(p.damping), this.omega1, clock.dt) },
-      gravity: 9.81 * p.gravity,
+      gravity: 9.81 * p.gravity, weighStanding: false,
     }, clock.time);
     this.skin = new ParticleSkin(s, this.simulation.tree, reduced);
     this.skin.update(this.simulation.position, this.simulation.breaking.piece);

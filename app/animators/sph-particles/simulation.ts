@@ -37,10 +37,16 @@ export interface SphTreeSettings {
   groundFriction: number;
   /** Hold the tree still (the wind still feels it): a fixed obstacle. */
   fixedTree: boolean;
+  /**
+   * Whether gravity pulls on the tree still standing (true), or only on what is cut off it (false:
+   * the modelled shape is the tree already under its own weight, so it neither sags nor swings at the
+   * start, and a steady wind's bend is the wind's alone, as the reference solver measures it).
+   */
+  weighStanding: boolean;
 }
 
 export const DEFAULT_SIMULATION: SphTreeSettings = {
-  tree: {}, windSpacing: 0, windBudget: 8000, margin: 1, sph: {}, elastic: {}, gravity: 9.81, groundFriction: 0.6, fixedTree: false,
+  tree: {}, windSpacing: 0, windBudget: 8000, margin: 1, sph: {}, elastic: {}, gravity: 9.81, groundFriction: 0.6, fixedTree: false, weighStanding: true,
 };
 
 export interface SphCounts extends BreakCounts {
@@ -128,10 +134,10 @@ export class SphTreeSimulation {
       for (let a = 0; a < 3; a++) c.dragAxis[3 * i + a] = x[3 * i + a] - x[3 * p + a];
     }
     this.wind.step(dt, time, c);
-    const ext = this.external, g = this.settings.gravity;
+    const ext = this.external, g = this.settings.gravity, all = this.settings.weighStanding, attached = this.breaking.attached;
     for (let i = 0; i < n; i++) {
       ext[3 * i] = this.airForce[3 * i];
-      ext[3 * i + 1] = this.airForce[3 * i + 1] - tr.mass[i] * g;
+      ext[3 * i + 1] = this.airForce[3 * i + 1] - (all || !attached[i] ? tr.mass[i] * g : 0);
       ext[3 * i + 2] = this.airForce[3 * i + 2];
     }
     if (!this.settings.fixedTree) {
