@@ -22,6 +22,7 @@ import { StandardMaterial } from "@babylonjs/core/Materials/standardMaterial";
 import type { TreeInstance } from "../animators/animator";
 import type { MeshArrays } from "../tree/geometry";
 import { POSE_STRIDE, type BakedClip, type BoneRig } from "./bake";
+import { pad4, readGlbChunks, writeGlbChunks } from "./glb";
 
 /** The animation's name in the file. */
 export const CLIP_NAME = "wind";
@@ -132,7 +133,6 @@ export async function writeSkinnedTree(engine: Engine, tree: TreeInstance, rig: 
   }
 }
 
-const GLB_MAGIC = 0x46546c67, CHUNK_JSON = 0x4e4f534a, CHUNK_BIN = 0x004e4942;
 const FLOAT = 5126;
 
 interface GltfJson {
@@ -144,45 +144,9 @@ interface GltfJson {
   extras?: Record<string, unknown>;
 }
 
-/** The JSON and binary chunks of a GLB. */
+/** The JSON and binary chunks of a GLB (glb.ts, typed for the clip's fields). */
 export function readGlb(bytes: Uint8Array): { json: GltfJson; bin: Uint8Array } {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (bytes.byteLength < 20 || view.getUint32(0, true) !== GLB_MAGIC) throw new Error("not a GLB file");
-  let offset = 12, json: GltfJson | null = null;
-  let bin: Uint8Array = new Uint8Array(0);
-  while (offset + 8 <= bytes.byteLength) {
-    const length = view.getUint32(offset, true), type = view.getUint32(offset + 4, true);
-    const body = bytes.subarray(offset + 8, offset + 8 + length);
-    if (type === CHUNK_JSON) json = JSON.parse(new TextDecoder().decode(body)) as GltfJson;
-    else if (type === CHUNK_BIN) bin = body;
-    offset += 8 + length;
-  }
-  if (!json) throw new Error("a GLB file without its JSON chunk");
-  return { json, bin };
-}
-
-function pad4(n: number): number {
-  return (n + 3) & ~3;
-}
-
-export function writeGlb(json: GltfJson, bin: Uint8Array): Uint8Array {
-  const text = new TextEncoder().encode(JSON.stringify(json));
-  const jsonLength = pad4(text.length), binLength = pad4(bin.length);
-  const total = 12 + 8 + jsonLength + 8 + binLength;
-  const out = new Uint8Array(total);
-  const view = new DataView(out.buffer);
-  view.setUint32(0, GLB_MAGIC, true);
-  view.setUint32(4, 2, true);
-  view.setUint32(8, total, true);
-  view.setUint32(12, jsonLength, true);
-  view.setUint32(16, CHUNK_JSON, true);
-  out.set(text, 20);
-  out.fill(0x20, 20 + text.length, 20 + jsonLength);
-  const b = 20 + jsonLength;
-  view.setUint32(b, binLength, true);
-  view.setUint32(b + 4, CHUNK_BIN, true);
-  out.set(bin, b + 8);
-  return out;
+  return readGlbChunks<GltfJson>(bytes);
 }
 
 /**
@@ -232,5 +196,5 @@ export function addClip(glb: Uint8Array, clip: BakedClip, bones: number, extras:
   }
   (json.animations ??= []).push({ name: CLIP_NAME, channels, samplers });
   json.extras = { ...(json.extras ?? {}), ...extras };
-  return writeGlb(json, out);
+  return writeGlbChunks(json, out);
 }
