@@ -12,7 +12,7 @@ module.exports = {
       testMatch: ["**/*.spec.ts"],
       testPathIgnorePatterns: ["/spec/e2e/", "/spec/bench/"],
       transform,
-      transformIgnorePatterns: ["/node_modules/(?!(@babylonjs|babylonjs-gltf2interface)/)"],
+      transformIgnorePatterns: ["/node_modules/(?!(@babylonjs|babylonjs-gltf2interface|delaunator|robust-predicates)/)"],
       moduleFileExtensions: ["ts", "js", "json", "lsys"],
     },
     {
@@ -21,7 +21,7 @@ module.exports = {
       roots: ["<rootDir>/spec/bench"],
       testMatch: ["**/*.bench.ts"],
       transform,
-      transformIgnorePatterns: ["/node_modules/(?!(@babylonjs|babylonjs-gltf2interface)/)"],
+      transformIgnorePatterns: ["/node_modules/(?!(@babylonjs|babylonjs-gltf2interface|delaunator|robust-predicates)/)"],
       moduleFileExtensions: ["ts", "js", "json", "lsys"],
     },
     {
@@ -32,7 +32,7 @@ module.exports = {
       roots: ["<rootDir>/spec"],
       testMatch: process.env.TREE_WIND_WRITE_SAMPLES === "1" ? ["**/*.task.ts"] : ["**/*.task.never"],
       transform,
-      transformIgnorePatterns: ["/node_modules/(?!(@babylonjs|babylonjs-gltf2interface)/)"],
+      transformIgnorePatterns: ["/node_modules/(?!(@babylonjs|babylonjs-gltf2interface|delaunator|robust-predicates)/)"],
       moduleFileExtensions: ["ts", "js", "json", "lsys"],
     },
     {
@@ -43,7 +43,7 @@ module.exports = {
       roots: ["<rootDir>/spec"],
       testMatch: process.env.TREE_WIND_CALIBRATE === "1" ? ["**/*.calibrate.ts"] : ["**/*.calibrate.never"],
       transform,
-      transformIgnorePatterns: ["/node_modules/(?!(@babylonjs|babylonjs-gltf2interface)/)"],
+      transformIgnorePatterns: ["/node_modules/(?!(@babylonjs|babylonjs-gltf2interface|delaunator|robust-predicates)/)"],
       moduleFileExtensions: ["ts", "js", "json", "lsys"],
     },
   ],
