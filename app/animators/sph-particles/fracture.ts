@@ -172,7 +172,7 @@ export function buildFracture(spec: FractureSpec, rng: Rng): Fracture {
     const cx = (points[2 * a] + points[2 * b] + points[2 * c]) / 3, cy = (points[2 * a + 1] + points[2 * b + 1] + points[2 * c + 1]) / 3;
     centre[2 * t] = cx;
     centre[2 * t + 1] = cy;
-    if (densityOf(layers, layerAt(hypot(cx, cy) / r, bounds)) > 0) keep[t] = kept++;
+    if (densityOf(layers, layerAt(sqrt(cx * cx + cy * cy) / r, bounds)) > 0) keep[t] = kept++;
   }
   const triangles = new Uint32Array(3 * kept), triangleLayer = new Uint8Array(kept), poleTop = new Float64Array(kept), shade = new Float64Array(kept);
   // Eq. 11 from x₀ on the surface; the profile centred on z = 0, each pole longer by its fibre's own length (d).
@@ -185,7 +185,7 @@ export function buildFracture(spec: FractureSpec, rng: Rng): Fracture {
     // delaunator's order is clockwise in x, y (counter-clockwise on a y-down screen): turned round.
     triangles[3 * k] = a; triangles[3 * k + 1] = c; triangles[3 * k + 2] = b;
     const cx = centre[2 * t], cy = centre[2 * t + 1];
-    triangleLayer[k] = layerAt(hypot(cx, cy) / r, bounds);
+    triangleLayer[k] = layerAt(sqrt(cx * cx + cy * cy) / r, bounds);
     const top = 0.5 * L * alpha - sideCurveDrop(cx, cy, x0, y0, r, L, alpha) + rough * (rng.next() - 0.5);
     poleTop[k] = top;
     shade[k] = 1 + COLOUR_VARIATION * (2 * rng.next() - 1);
@@ -203,7 +203,7 @@ export function buildFracture(spec: FractureSpec, rng: Rng): Fracture {
     const h = half[e];
     if (h < 0 || keep[(h / 3) | 0] < 0 || e < h) walls++;
   }
-  const frame = frameOf(spec);
+  const frame = breakFrame(spec.origin, spec.axis, spec.reference);
   const mk = (): FractureMesh => {
     const v = 3 * kept + 4 * walls;
     return { positions: new Float32Array(3 * v), normals: new Float32Array(3 * v), colors: new Float32Array(4 * v), layer: new Uint8Array(v), indices: new Uint32Array(3 * kept + 6 * walls) };
@@ -228,7 +228,7 @@ export function buildFracture(spec: FractureSpec, rng: Rng): Fracture {
       if (u >= 0 && e > h) continue;
       // The half-edge runs clockwise around t (delaunator's order): b → a runs counter-clockwise, t's outside to its right.
       const b = all[e], a = all[e % 3 === 2 ? e - 2 : e + 1];
-      const dx = points[2 * b] - points[2 * a], dy = points[2 * b + 1] - points[2 * a + 1], len = hypot(dx, dy) || 1;
+      const dx = points[2 * b] - points[2 * a], dy = points[2 * b + 1] - points[2 * a + 1], len = sqrt(dx * dx + dy * dy) || 1;
       let lo: number, hi: number, outward: boolean, owner: number;
       if (u < 0) {
         // The outline or a cavity: down to the stump's base, up to the piece's top, facing out of t.
@@ -262,17 +262,17 @@ export function buildFracture(spec: FractureSpec, rng: Rng): Fracture {
   return { points, pointLayer, scattered, triangles, triangleLayer, poleTop, area, stump, piece };
 }
 
-/** The break's orthonormal frame: e₁ the reference made normal to the axis, e₂ = e₃ × e₁, e₃ the axis. */
-function frameOf(spec: FractureSpec): Float64Array {
+/** The break's frame (12: origin, e₁, e₂, e₃): e₁ the reference made normal to the axis, e₂ = e₃ × e₁, e₃ the axis. */
+export function breakFrame(origin: ArrayLike<number>, ax: ArrayLike<number>, reference: ArrayLike<number>): Float64Array {
   const f = new Float64Array(12);
-  const ax = spec.axis, al = hypot(ax[0], ax[1], ax[2]);
+  const al = hypot(ax[0], ax[1], ax[2]);
   if (!(al > 0)) throw new RangeError("a fracture's axis must not be zero");
   const zx = ax[0] / al, zy = ax[1] / al, zz = ax[2] / al;
-  let rx = spec.reference[0], ry = spec.reference[1], rz = spec.reference[2];
+  let rx = reference[0], ry = reference[1], rz = reference[2];
   let d = rx * zx + ry * zy + rz * zz;
   rx -= d * zx; ry -= d * zy; rz -= d * zz;
   let rl = hypot(rx, ry, rz);
-  if (!(rl > 1e-9 * hypot(spec.reference[0], spec.reference[1], spec.reference[2]) && rl > 0)) {
+  if (!(rl > 1e-9 * hypot(reference[0], reference[1], reference[2]) && rl > 0)) {
     // A reference along the axis: any direction across it.
     const up = Math.abs(zy) < 0.9 ? [0, 1, 0] : [1, 0, 0];
     d = up[0] * zx + up[1] * zy + up[2] * zz;
@@ -280,7 +280,7 @@ function frameOf(spec: FractureSpec): Float64Array {
     rl = hypot(rx, ry, rz);
   }
   rx /= rl; ry /= rl; rz /= rl;
-  f[0] = spec.origin[0]; f[1] = spec.origin[1]; f[2] = spec.origin[2];
+  f[0] = origin[0]; f[1] = origin[1]; f[2] = origin[2];
   f[3] = rx; f[4] = ry; f[5] = rz;
   f[6] = zy * rz - zz * ry; f[7] = zz * rx - zx * rz; f[8] = zx * ry - zy * rx;
   f[9] = zx; f[10] = zy; f[11] = zz;

@@ -11,6 +11,8 @@
  * - a big tree gets a coarser bone spacing and grouped leaves under the particle budget
  *   (sizing.ts, leaf-groups.ts), and the wind a lattice sized by its own budget, so the default
  *   tree stays interactive;
+ * - a branch that breaks gets §3's broken ends (fracture.ts, fracture-meshes.ts), made once when
+ *   it breaks and riding on the stump and on the piece;
  * - displays (parameters, as mass-spring's overlays): the tree particles by type (Fig. 5) and the
  *   wind particles by speed (Fig. 6); a "Restore tree" command puts every link back.
  */
@@ -32,6 +34,7 @@ import { deepestLevel, reduceLevels, type ReducedTree } from "./reduce";
 import { firstModeOmega, leafBudget, spacingFor, stiffnessDampingFor } from "./sizing";
 import { LeafRide, ParticleSkin, wholeTriangles, type SkinBinding } from "./skin";
 import { TreeParticlesDisplay, WindParticlesDisplay } from "./displays";
+import { FractureMeshes } from "./fracture-meshes";
 import { sphParticlesParams, type SphParticlesParams } from "./params";
 
 export type { SphParticlesParams } from "./params";
@@ -48,6 +51,8 @@ const MARGIN = 1;
 export const START_RAMP = 1;
 /** Seeds the leaves' tumbling rates: a rebuild with the same parameters tumbles the same. */
 const RNG_LABEL = 0x5b4;
+/** Seeds the broken ends' fibres (each link's own stream). */
+const FRACTURE_LABEL = 0xf7a;
 
 /** A tree part's copy whose positions and normals are rewritten from the particles. */
 interface LiveMesh {
@@ -66,9 +71,12 @@ export class SphParticlesAnimator implements Animator<SphParticlesParams> {
   simulation!: SphTreeSimulation;
   skin!: ParticleSkin;
   groups!: LeafGroups;
+  /** §3's broken ends, made when a branch breaks. */
+  fractures: FractureMeshes | null = null;
   readonly actions: AnimatorActions;
   private params: SphParticlesParams;
   private live: LiveMesh[] = [];
+  private bark: Mesh | null = null;
   private treeDisplay: TreeParticlesDisplay | null = null;
   private windDisplay: WindParticlesDisplay | null = null;
   private readonly tips: Float32Array;
@@ -136,6 +144,8 @@ export class SphParticlesAnimator implements Animator<SphParticlesParams> {
       gravity: 9.81 * p.gravity, weighStanding: false,
     }, clock.time);
     this.skin = new ParticleSkin(s, this.simulation.tree, reduced);
+    this.fractures?.dispose();
+    this.fractures = new FractureMeshes(this.ctx.scene, this.ctx.root, this.simulation.tree, this.ctx.rng.fork(FRACTURE_LABEL));
     this.skin.update(this.simulation.position, this.simulation.breaking.piece);
     this.buildMeshes();
     this.buildDisplays();
@@ -174,6 +184,7 @@ export class SphParticlesAnimator implements Animator<SphParticlesParams> {
       this.live.push({ role: part.role, mesh, positions, normals, fill, written: -1, cut });
     }
     for (const l of this.live) tree.substitute(l.role, l.mesh);
+    this.bark = this.live.find((l) => l.role === "bark")?.mesh ?? null;
   }
 
   private disposeMeshes(): void {
@@ -182,6 +193,7 @@ export class SphParticlesAnimator implements Animator<SphParticlesParams> {
       l.mesh.dispose(false, false);
     }
     this.live = [];
+    this.bark = null;
   }
 
   /** The particle displays the parameters ask for, for the simulation now. */
@@ -215,6 +227,8 @@ export class SphParticlesAnimator implements Animator<SphParticlesParams> {
       l.mesh.updateVerticesData(VertexBuffer.NormalKind, l.normals, false, false);
       l.written = this.frame;
     }
+    // The broken ends ride on their stations, shown with the bark.
+    this.fractures?.place(this.simulation.position, this.skin.stationRotation, this.bark?.isVisible ?? true);
     if (this.displayedFor !== this.frame) {
       const sim = this.simulation;
       this.treeDisplay?.update(sim.position, sim.breaking.attached, sim.breaking.counts.brokenLinks);
@@ -227,6 +241,7 @@ export class SphParticlesAnimator implements Animator<SphParticlesParams> {
     const sim = this.simulation;
     sim.step(dt, this.ctx.clock.time - dt);
     this.skin.update(sim.position, sim.breaking.piece);
+    this.fractures?.sync(sim.position, sim.breaking.piece, this.skin.stationRotation, sim.breaking.counts.brokenLinks, this.params);
     this.frame++;
     this.readTips();
     this.refreshCounts();
@@ -260,6 +275,7 @@ export class SphParticlesAnimator implements Animator<SphParticlesParams> {
     st.brokenBranches = c.brokenBranches;
     st.links = sim.tree.linkCount;
     st.leafParticles = sim.tree.leafParticle.length;
+    st.brokenEnds = this.fractures?.count ?? 0;
   }
 
   // ---------------------------------------------------------------- commands
@@ -274,6 +290,7 @@ export class SphParticlesAnimator implements Animator<SphParticlesParams> {
     if (id !== "restore") throw new RangeError(`sph-particles has no command "${id}"; its commands are: restore`);
     // Everything back: the tree at rest, every link, and the air still, coming up to the wind again.
     this.simulation.restore();
+    this.fractures?.clear();
     this.rampFrom = this.ctx.clock.time;
     this.simulation.wind.reset(this.rampFrom);
     this.skin.update(this.simulation.position, this.simulation.breaking.piece);
@@ -338,6 +355,8 @@ export class SphParticlesAnimator implements Animator<SphParticlesParams> {
   dispose(): void {
     this.ctx.scene.onBeforeRenderObservable.remove(this.renderObserver);
     this.disposeMeshes();
+    this.fractures?.dispose();
+    this.fractures = null;
     this.treeDisplay?.dispose();
     this.windDisplay?.dispose();
     this.treeDisplay = this.windDisplay = null;
@@ -353,7 +372,7 @@ function allFinite(a: Float64Array): boolean {
 export const sphParticlesProvider: AnimatorProvider<SphParticlesParams> = {
   id: "sph-particles",
   label: "SPH particles (Akagi and Kitajima)",
-  source: "Akagi and Kitajima, A Study on the Animations of Swaying and Breaking Trees based on a Particle-based Simulation: bone, branch and leaf particles on links (§2), the wind as SPH particles in two-way coupling (eqs. 1-3), elasticity (eqs. 4-8), links that break (eqs. 9-10). Restore tree puts it back.",
+  source: "Akagi and Kitajima, A Study on the Animations of Swaying and Breaking Trees based on a Particle-based Simulation: bone, branch and leaf particles on links (§2), the wind as SPH particles in two-way coupling (eqs. 1-3), elasticity (eqs. 4-8), links that break (eqs. 9-10), broken ends of three layers on eq. 11's side curve (§3). Restore tree puts it back.",
   params: sphParticlesParams,
   create(ctx, params) {
     return new SphParticlesAnimator(ctx, params);

@@ -13,7 +13,7 @@ import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import { DirectionalLight } from "@babylonjs/core/Lights/directionalLight";
 import { ShadowGenerator } from "@babylonjs/core/Lights/Shadows/shadowGenerator";
 import "@babylonjs/core/Lights/Shadows/shadowGeneratorSceneComponent";
-import { Vector3 } from "@babylonjs/core/Maths/math.vector";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
 import { TreeView } from "../../../app/sandbox/tree-view";
 import { buildTreeGeometry, type TreeGeometry } from "../../../app/tree/geometry";
@@ -184,10 +184,37 @@ describe("sph-particles adapter", () => {
         }
         console.log(`after 2 s of calm: ${loose} loose particles, the highest at y = ${highest.toFixed(3)} m`);
         expect(loose).toBeGreaterThan(0);
+        // §3: every branch that broke has its two ends, made once, riding on their stations.
+        const ends = a.fractures!.meshes;
+        const materials = scene.materials.length;
+        console.log(`${ends.length} broken ends: ${ends.map((m) => m.name).join(", ")}`);
+        expect(ends.length).toBeGreaterThanOrEqual(2);
+        expect(a.stats().counts.brokenEnds).toBe(ends.length);
+        run(a, wind, 2, () => 0);
+        expect(a.fractures!.meshes).toEqual(ends); // not made again
+        scene.onBeforeRenderObservable.notifyObservers(scene);
+        for (const m of ends) {
+          expect(m.getVerticesData(VertexBuffer.ColorKind)!.length).toBe(4 * m.getTotalVertices());
+          // The mesh's transform is its station's motion: a vertex lands where the station's rigid motion takes its rest place.
+          const station = m.name.endsWith("stump") ? sim.tree.linkA[Number(m.name.split(" ")[2])] : sim.tree.linkB[Number(m.name.split(" ")[2])];
+          const local = m.getVerticesData(VertexBuffer.PositionKind)!;
+          const world = Vector3.TransformCoordinates(new Vector3(local[0], local[1], local[2]), m.computeWorldMatrix(true));
+          const Q = a.skin.stationRotation, o = 4 * station;
+          const q = new Quaternion(Q[o + 1], Q[o + 2], Q[o + 3], Q[o]);
+          const want = new Vector3(local[0], local[1], local[2]).applyRotationQuaternion(q).addInPlaceFromFloats(sim.position[3 * station], sim.position[3 * station + 1], sim.position[3 * station + 2]);
+          expect(Vector3.Distance(world, want)).toBeLessThan(1e-4);
+          // Near the break: within a link and a radius of its station.
+          expect(Vector3.Distance(world, new Vector3(sim.position[3 * station], sim.position[3 * station + 1], sim.position[3 * station + 2]))).toBeLessThan(1.5 * sim.tree.spacing + 0.2);
+        }
         expect(a.actions.list().map((x) => x.id)).toEqual(["restore"]);
         a.actions.run("restore");
         const after = a.stats().counts;
         expect([after.brokenLinks, after.brokenBranches, after.fallenLeaves]).toEqual([0, 0, 0]);
+        // The broken ends and their material go with the breaks.
+        expect(after.brokenEnds).toBe(0);
+        expect(ends.every((m) => m.isDisposed())).toBe(true);
+        expect(scene.meshes.some((m) => m.name.includes("fracture"))).toBe(false);
+        expect(scene.materials.length).toBe(materials - 1);
         expect(Array.from(a.probe())).toEqual(Array.from(rest));
         const bark = shown(tree);
         let worst = 0;
@@ -211,11 +238,20 @@ describe("sph-particles adapter", () => {
       const tree = demo();
       const wind = new WindField({ speed: 0, turbulence: 0.4, gust: 0.3, seed: 5 });
       clock.reset();
+      const before = { meshes: scene.meshes.length, materials: scene.materials.length, geometries: scene.geometries.length };
       const a = create(tree, wind);
-      run(a, wind, 45, (t) => 40 * Math.min(1, t / 0.3));
-      return { tips: Array.from(a.probe()), counts: { ...a.stats().counts }, x: Array.from(a.simulation.position) };
+      run(a, wind, 60, (t) => 40 * Math.min(1, t / 0.3));
+      const ends = a.fractures!.meshes.map((m) => Array.from(m.getVerticesData(VertexBuffer.PositionKind)!));
+      const out = { tips: Array.from(a.probe()), counts: { ...a.stats().counts }, x: Array.from(a.simulation.position), ends };
+      // Disposed after a break: the broken ends, their geometry and material go too.
+      a.dispose();
+      made.length = 0;
+      expect({ meshes: scene.meshes.length, materials: scene.materials.length, geometries: scene.geometries.length }).toEqual(before);
+      return out;
     };
     const first = once(), second = once();
+    expect(first.counts.brokenEnds).toBeGreaterThan(0);
+    expect(second.ends).toEqual(first.ends);
     expect(second.counts).toEqual(first.counts);
     expect(second.tips).toEqual(first.tips);
     expect(second.x).toEqual(first.x);
