@@ -20,6 +20,7 @@ import type { TreeInstance } from "./animators/animator";
 import type { RenderMode } from "./sandbox/tree-view";
 import type { SandboxApi, SandboxPanelApi } from "./sandbox/api";
 import type { ReferenceProgress, ReferenceRequest, ReferenceResult } from "./physics/reference/run";
+import { chooseQuality, probeRenderer, searchWithQuality, type QualityLevel } from "./sandbox/render-quality";
 
 declare global {
   interface Window {
@@ -245,16 +246,22 @@ function fatal(e: unknown): void {
 
 function main(): void {
   const canvas = document.getElementById("view") as HTMLCanvasElement;
-  const engine = new Engine(canvas, true, { preserveDrawingBuffer: true, stencil: true, premultipliedAlpha: false }, true);
+  // Antialiasing is fixed with the context: the quality is chosen before the engine (render-quality.ts).
+  const quality = chooseQuality(window.location.search, probeRenderer());
+  const engine = new Engine(canvas, quality.antialias, { preserveDrawingBuffer: true, stencil: true, premultipliedAlpha: false }, true);
   window.addEventListener("resize", () => engine.resize());
-  const sandbox = new Sandbox(engine, canvas, createRegistry(), { referenceRunner: workerRunner });
+  const sandbox = new Sandbox(engine, canvas, createRegistry(), { referenceRunner: workerRunner, quality });
   let api: SandboxPanelApi | null = null;
   const ready = sandbox.start(window.location.hash, window.location.search).then(() => {
     const ui = api!;
     const input = document.getElementById("grammar-file") as HTMLInputElement;
     const files = installGrammarFiles(ui, input, document.getElementById("drop-overlay"));
     const motionFile = installMotionFile(ui, document.getElementById("motion-file") as HTMLInputElement);
-    const panel = new Panel(ui, { openGrammarFile: () => files.open(), openMotionFile: () => motionFile.open() });
+    const setQuality = (level: QualityLevel | "auto") => {
+      window.location.search = searchWithQuality(window.location.search, level);
+    };
+    const panel = new Panel(ui, { openGrammarFile: () => files.open(), openMotionFile: () => motionFile.open(), setQuality });
+    if (quality.problem) ui.reportError(quality.problem);
     sandbox.setRecorder(videoRecorder(sandbox, canvas, panel));
     const plots = new Plots(ui, document.getElementById("plots") as HTMLCanvasElement, () => (panel.visible ? 300 : 0));
     panel.setPlots(plots);

@@ -31,13 +31,14 @@ import type { ModelInfo } from "./model-store";
 import type { ExportOptions, MotionExportResult } from "./motion-export";
 import type { MotionSource, PlayingMotion } from "./motion-player";
 import type { PlotData } from "./tip-plot";
+import type { RenderQuality } from "./render-quality";
 import type { RenderMode } from "./tree-view";
 import type { TreeSource } from "./tree-source";
 import type { DisplaySettings } from "./url-state";
 import type { ViewInfo } from "./view-set";
 
 export type { CalibrationResult, ExportOptions, MotionExportResult, MotionSource, PlayingMotion, PhysicalMaterial, ReferenceResult };
-export type { ActionInfo, DisplaySettings, FormatSupport, ModelInfo, PlotData, RecordOptions, RecordResult, RenderMode, SandboxChange, ScreenshotOptions, TreeSource, TreeSummary, ViewInfo, WindPrimitiveInfo, WindPrimitiveSpec, WindSettings, WindTimeline };
+export type { ActionInfo, DisplaySettings, RenderQuality, FormatSupport, ModelInfo, PlotData, RecordOptions, RecordResult, RenderMode, SandboxChange, ScreenshotOptions, TreeSource, TreeSummary, ViewInfo, WindPrimitiveInfo, WindPrimitiveSpec, WindSettings, WindTimeline };
 
 /** A parameter value as the API takes and returns it. */
 export type ParamValue = number | boolean | string;
@@ -79,6 +80,8 @@ export interface SandboxApi {
   trees(): string[];
   /** Bark texture, background, shadows and the skeleton overlay; throws on an unknown key or a non-boolean. */
   display(patch?: Partial<DisplaySettings>): DisplaySettings;
+  /** What the renderer is asked to do per frame, chosen when the page opened (`?quality=full|light|auto`; auto is light on a software renderer): level, renderer, antialiasing, shadow map size. */
+  renderQuality(): RenderQuality;
   pause(): void;
   resume(): void;
   /**

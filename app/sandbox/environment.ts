@@ -20,6 +20,7 @@ import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { Rng } from "../math/rng";
+import { chooseQuality, type RenderQuality } from "./render-quality";
 
 export const SKY_COLOR = new Color4(0.62, 0.76, 0.9, 1);
 /** The plain colour behind the tree when the background is off: a neutral mid grey. */
@@ -29,6 +30,8 @@ export interface Environment {
   camera: ArcRotateCamera;
   sun: DirectionalLight;
   shadows: ShadowGenerator;
+  /** What the renderer is asked to do per frame (render-quality.ts). */
+  readonly quality: RenderQuality;
   ground: Mesh;
   sky: Mesh;
   /** Frames the camera on a tree of the given height, or on a stand of trees `width` across. */
@@ -47,8 +50,8 @@ export interface Environment {
 }
 
 /** The sun's shadow map, for one camera (null: the default, for `camera`). */
-function makeShadows(sun: DirectionalLight, camera: ArcRotateCamera | null): ShadowGenerator {
-  const shadows = new ShadowGenerator(2048, sun, undefined, camera ?? undefined);
+function makeShadows(sun: DirectionalLight, camera: ArcRotateCamera | null, size: number): ShadowGenerator {
+  const shadows = new ShadowGenerator(size, sun, undefined, camera ?? undefined);
   shadows.usePercentageCloserFiltering = true;
   shadows.bias = 0.002;
   shadows.normalBias = 0.02;
@@ -76,7 +79,9 @@ function grassTexture(scene: Scene): RawTexture {
 }
 
 /** `canvas`: where the camera takes the mouse; null where there is none (NullEngine in tests). */
-export function createEnvironment(scene: Scene, canvas: HTMLCanvasElement | null): Environment {
+/** `quality`: antialiasing (already fixed by the engine) and each view's shadow map size; by default full (render-quality.ts). */
+export function createEnvironment(scene: Scene, canvas: HTMLCanvasElement | null, quality: RenderQuality = chooseQuality("", "")): Environment {
+  const shadowMapSize = quality.shadowMapSize;
   scene.clearColor = SKY_COLOR.clone();
   scene.ambientColor = new Color3(0.3, 0.3, 0.3);
 
@@ -98,7 +103,7 @@ export function createEnvironment(scene: Scene, canvas: HTMLCanvasElement | null
   sun.intensity = 1.1;
   sun.diffuse = new Color3(1, 0.96, 0.88);
 
-  const shadows = makeShadows(sun, null);
+  const shadows = makeShadows(sun, null, shadowMapSize);
 
   const ground = CreateGround("ground", { width: 400, height: 400, subdivisions: 2 }, scene);
   const groundMat = new StandardMaterial("ground", scene);
@@ -129,7 +134,7 @@ export function createEnvironment(scene: Scene, canvas: HTMLCanvasElement | null
   dome.infiniteDistance = true;
 
   return {
-    camera, sun, shadows, ground, sky: dome,
+    camera, sun, shadows, ground, sky: dome, quality,
     setBackground(on: boolean) {
       dome.setEnabled(on);
       ground.setEnabled(on);
@@ -143,7 +148,7 @@ export function createEnvironment(scene: Scene, canvas: HTMLCanvasElement | null
       const c = new ArcRotateCamera(name, camera.alpha, camera.beta, camera.radius, camera.target.clone(), scene);
       c.minZ = camera.minZ;
       c.maxZ = camera.maxZ;
-      const s = makeShadows(sun, c);
+      const s = makeShadows(sun, c, shadowMapSize);
       return {
         camera: c, shadows: s,
         dispose() {

@@ -34,10 +34,12 @@ import { MAX_VIEWS } from "./compare-layout";
 import type { ViewSet } from "./view-set";
 import type { WindControl } from "./wind-control";
 import { groundPoint } from "./wind-primitives";
+import type { RenderQuality } from "./render-quality";
 
 /** What the API is built over: the host's parts and its run loop. */
 export interface ApiHost {
   readonly scene: Scene;
+  readonly env: { readonly quality: RenderQuality };
   readonly events: SandboxEvents;
   readonly registry: AnimatorRegistry;
   readonly clock: FixedClock;
@@ -165,6 +167,7 @@ export function sandboxApi(h: ApiHost, ready: Promise<void>): SandboxPanelApi {
       if (patch !== undefined) views.setDisplay(patch);
       return views.display;
     }),
+    renderQuality: () => ({ ...h.env.quality }),
     pause: () => h.pause(),
     resume: () => h.resume(),
     step: shown((frames: number) => h.step(frames)),

@@ -92,11 +92,11 @@ export class Sandbox {
   /**
    * `canvas`: where the camera takes the mouse; null under NullEngine (tests). `referenceRunner`:
    * where the reference solver runs (main.ts gives a worker; by default in this thread, in slices).
-   * `offscreen`: a sandbox that only computes (calibration's): it never writes the page address, and its wind's mean holds steady (no slow swings; turbulence and gusts as set).
+   * `quality`: render-quality.ts. `offscreen`: a sandbox that only computes (calibration's): it never writes the page address, and its wind's mean holds steady (no slow swings; turbulence and gusts as set).
    */
-  constructor(readonly engine: Engine, canvas: HTMLCanvasElement | null, readonly registry: AnimatorRegistry, options: { referenceRunner?: ReferenceRunner; offscreen?: boolean } = {}) {
+  constructor(readonly engine: Engine, canvas: HTMLCanvasElement | null, readonly registry: AnimatorRegistry, options: { referenceRunner?: ReferenceRunner; offscreen?: boolean; quality?: Environment["quality"] } = {}) {
     this.scene = new Scene(engine);
-    this.env = createEnvironment(this.scene, canvas);
+    this.env = createEnvironment(this.scene, canvas, options.quality);
     this.root = new TransformNode("tree-root", this.scene);
     this.windField = new WindField({ ...DEFAULT_WIND }, { modulation: !options.offscreen });
     const changed = this.events.changed.bind(this.events), error = this.events.error.bind(this.events);

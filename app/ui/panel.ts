@@ -26,6 +26,7 @@ import type { PanelSection } from "./sections/section";
 import { treeSection } from "./sections/tree-section";
 import { videoSection } from "./sections/video-section";
 import { viewSection } from "./sections/view-section";
+import type { QualityLevel } from "../sandbox/render-quality";
 import { windSection } from "./sections/wind-section";
 import { MUTED, PANEL_WIDTH, Scope, TEXT } from "./widgets";
 
@@ -34,6 +35,8 @@ export interface PanelOptions {
   openGrammarFile?: () => void;
   /** Opens the chooser for a motion file to play beside the tree (the Export section shows a button for it when given). */
   openMotionFile?: () => void;
+  /** Opens the page again at another render quality (the View section shows the choice when given). */
+  setQuality?: (level: QualityLevel | "auto") => void;
 }
 
 /** How long an error stays on screen unless clicked away, ms. */
@@ -118,7 +121,7 @@ export class Panel {
     section((s) => windSection(sandbox, s));
     section((s) => primitivesSection(sandbox, s, (x) => this.frame.isVisible && x < PANEL_WIDTH));
     section((s) => paramsSection(sandbox, s));
-    section((s) => viewSection(sandbox, s));
+    section((s) => viewSection(sandbox, s, options.setQuality));
     section((s) => videoSection(sandbox, s));
     section((s) => exportSection(sandbox, s, options.openMotionFile));
     section((s) => {

@@ -2,7 +2,7 @@
 // background off leaves a plain neutral colour, shadows off takes the tree's shadow off the
 // ground, bark texture off leaves plain bark; all three survive a tree rebuild and a reload.
 import { test } from "./runner.mjs";
-import { assert, openApp, waitReady, frames, until, requireDebugHooks, clickControl, treeOnShow } from "./helpers.mjs";
+import { assert, openApp, waitReady, frames, until, requireDebugHooks, clickControl, scrollPanelTo, treeOnShow } from "./helpers.mjs";
 import { decodePng, countDifferentPixels } from "./png.mjs";
 
 // The scene right of the panel (the panel's stats line changes every frame).
@@ -114,3 +114,36 @@ test("display toggles clicked in the panel: background, shadows, bark texture; k
   assert.deepEqual(await page.evaluate(() => window.sandbox.display({ background: true, shadows: true, barkTexture: true })), { barkTexture: true, background: true, shadows: true, hierarchy: false });
   assert.deepEqual(errors, []);
 }, { timeout: 240_000 });
+
+test("render quality: light by itself on SwiftShader; Full clicked in the panel opens the page again antialiased, tree and wind kept; a bad ?quality= is named", async ({ page, url, shot, errors, log }) => {
+  const contextAntialias = () => page.evaluate(() => document.getElementById("view").getContext("webgl2").getContextAttributes().antialias);
+  await openApp(page, url, { hash: "#tree=demo&speed=7", errors });
+  const auto = await page.evaluate(() => window.sandbox.renderQuality());
+  log(`auto: ${auto.level} on "${auto.renderer}"`);
+  assert.equal(auto.software, true, `SwiftShader is a software renderer (renderer: "${auto.renderer}")`);
+  assert.equal(auto.level, "light");
+  assert.equal(auto.chosenBy, "auto");
+  assert.equal(await contextAntialias(), false, "light quality: the context is not multisampled");
+  await requireDebugHooks(page, ["sliderRect"]);
+  await scrollPanelTo(page, "display.quality:full");
+  await shot("quality-panel-light");
+
+  await clickControl(page, "display.quality:full");
+  await until(() => page.evaluate(() => /[?&]quality=full(&|$)/.test(window.location.search)).catch(() => false), { timeout: 20_000, message: "the page to open again with ?quality=full" });
+  await waitReady(page, { errors });
+  const full = await page.evaluate(() => window.sandbox.renderQuality());
+  assert.deepEqual([full.level, full.chosenBy, full.antialias, full.shadowMapSize], ["full", "address", true, 2048]);
+  assert.equal(await contextAntialias(), true, "full quality: the context is multisampled");
+  assert.match(await page.evaluate(() => window.location.hash), /tree=demo/, "the tree is kept across the change");
+  assert.equal((await page.evaluate(() => window.sandbox.wind())).speed, 7, "the wind is kept across the change");
+  await frames(page, 3);
+  await shot("quality-full");
+
+  // A value that is no quality opens at auto with a message naming it.
+  await page.goto(`${url}?quality=ultra#tree=demo`, { waitUntil: "load" });
+  await waitReady(page, { errors });
+  assert.equal((await page.evaluate(() => window.sandbox.renderQuality())).level, "light");
+  const said = await until(() => page.evaluate(() => window.sandbox.stats().errors.find((e) => /quality 'ultra'/.test(e)) ?? null), { message: "a message naming quality 'ultra'" });
+  assert.match(said, /not one of full, light, auto/);
+  errors.length = 0; // the message is also written to the console as an error
+}, { timeout: 120_000 });
