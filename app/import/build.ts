@@ -7,7 +7,7 @@
  * BINDING_ATTRIBUTES). The model keeps its geometry: its vertices are the meshes' vertices.
  * Plain TypeScript: no Babylon.
  */
-import { bindVertices, extractHierarchy, meshParts, nearestOnLine, type WoodMesh } from "../tree/extract";
+import { bindVertices, extractHierarchy, meshParts, SegmentGrid, type WoodMesh } from "../tree/extract";
 import { branchWBase, type MeshArrays, type TreeGeometry } from "../tree/geometry";
 import { normaliseModel, turnVectors, UP_AXES, type UpAxis } from "../tree/normalise";
 import type { TreeSkeleton } from "../tree/skeleton";
@@ -207,7 +207,9 @@ function hangLeaves(s: TreeSkeleton, positions: Float32Array, normals: Float32Ar
   const leafBranch = new Int32Array(count), leafX = new Float32Array(count), leafCenter = new Float32Array(3 * count);
   const leafNormal = new Float32Array(3 * count), leafAxis = new Float32Array(3 * count), leafSize = new Float32Array(count);
   const base = branchWBase(s);
-  const near = { d2: 0, seg: 0, f: 0 };
+  // The skeleton's segments in a grid: a piece measures the ones near it, not all (a model's thousands of leaves against its thousands of segments).
+  const grid = new SegmentGrid(s.nodePosition, s.branchFirstNode, s.branchNodeCount);
+  const near = { d2: 0, branch: 0, seg: 0, f: 0 };
   for (let q = 0; q < count; q++) {
     let cx = 0, cy = 0, cz = 0, nx = 0, ny = 0, nz = 0;
     const a = start[q], e = start[q + 1];
@@ -219,11 +221,7 @@ function hangLeaves(s: TreeSkeleton, positions: Float32Array, normals: Float32Ar
     const m = e - a;
     cx /= m; cy /= m; cz /= m;
     // The nearest point of the skeleton to the piece's centre.
-    let bestB = 0, bestSeg = 0, bestF = 0, bestD2 = Infinity;
-    for (let b = 0; b < s.branchCount; b++) {
-      nearestOnLine(s.nodePosition, cx, cy, cz, near, s.branchFirstNode[b], s.branchNodeCount[b]);
-      if (near.d2 < bestD2) { bestD2 = near.d2; bestB = b; bestSeg = near.seg; bestF = near.f; }
-    }
+    const { branch: bestB, seg: bestSeg, f: bestF } = grid.nearest(cx, cy, cz, near);
     const j = s.branchFirstNode[bestB] + bestSeg;
     const x = s.nodeX[j] + bestF * (s.nodeX[j + 1] - s.nodeX[j]);
     const px = s.nodePosition[3 * j] + bestF * (s.nodePosition[3 * j + 3] - s.nodePosition[3 * j]);

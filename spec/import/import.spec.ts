@@ -58,7 +58,7 @@ function runEveryMethod(t: ImportedTree, frames: number): Record<string, number>
     for (let f = 0; f < frames; f++) {
       clock.tick();
       a.update(1 / 60);
-      expect(a.stats().nonFinite).toBe(false);
+      if (a.stats().nonFinite) throw new Error(`${p.id}: non-finite state after ${f + 1} steps`);
       const tips = a.probe();
       for (let i = 0; i < tips.length; i++) {
         if (!Number.isFinite(tips[i])) throw new Error(`${p.id}: tip coordinate ${i} is ${tips[i]} after ${f + 1} steps`);
@@ -99,17 +99,20 @@ describe("sample models", () => {
         if (s.leaves) expect(t.geometry.leaves!.positions.length / 3).toBe(count("leaves"));
         else expect(t.geometry.leaves).toBeNull();
         // Every vertex a triangle uses is bound, with finite w-vectors and weights summing to 1.
+        // (Checked in plain loops, one expect at the end: an expect per vertex took most of this file's time.)
+        const unbound: string[] = [];
         for (const arrays of [t.geometry.bark, t.geometry.leaves]) {
           if (!arrays) continue;
           const used = new Uint8Array(arrays.positions.length / 3);
           for (const i of arrays.indices) used[i] = 1;
-          for (let v = 0; v < used.length; v++) {
+          for (let v = 0; v < used.length && unbound.length < 5; v++) {
             if (!used[v]) continue;
-            expect(arrays.branchIndex[v]).toBeGreaterThanOrEqual(0);
-            expect(arrays.skinWeights[4 * v] + arrays.skinWeights[4 * v + 1]).toBeCloseTo(1, 5);
-            for (let c = 0; c < 4; c++) expect(Number.isFinite(arrays.wVector[4 * v + c])).toBe(true);
+            const w = arrays.wVector.subarray(4 * v, 4 * v + 4);
+            const sum = arrays.skinWeights[4 * v] + arrays.skinWeights[4 * v + 1];
+            if (!(arrays.branchIndex[v] >= 0) || !(Math.abs(sum - 1) < 5e-6) || !w.every(Number.isFinite)) unbound.push(`vertex ${v}: branch ${arrays.branchIndex[v]}, weights sum ${sum}, w ${Array.from(w).join(",")}`);
           }
         }
+        expect(unbound).toEqual([]);
         // The base is on the ground at the origin.
         const n0 = sk.branchFirstNode[0];
         expect(Math.abs(sk.nodePosition[3 * n0 + 1])).toBeLessThan(0.1 * t.height);

@@ -18,6 +18,7 @@ import { mainPart, noWood, weldedHierarchy } from "./welded";
 export { bindVertices, type VertexBinding } from "./bind";
 export { meshParts, type PartsHierarchy, type WoodMesh } from "./mesh";
 export { nearestOnLine } from "./polyline";
+export { SegmentGrid, type NearestOnSkeleton } from "./segment-grid";
 export { upFromWood } from "./up";
 
 /**
