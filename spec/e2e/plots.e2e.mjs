@@ -17,7 +17,7 @@ function countColour(page, rgb, top, bottom) {
 
 test("plots: the longest branch's tip over the last 10 s and its spectrum, the resonance marked; a clicked branch is plotted", async ({ page, url, shot, errors, log }) => {
   await page.setViewportSize({ width: 1024, height: 576 }); // drawn faster in software
-  await openApp(page, url, { errors });
+  await openApp(page, url, { hash: "#tree=demo", errors }); // the plots, not the tree: the small tree steps and draws faster
   await page.evaluate(() => {
     window.sandbox.pause();
     window.sandbox.wind({ speed: 12, turbulence: 0.4 });

@@ -3,7 +3,7 @@ import { test } from "./runner.mjs";
 import { assert, openApp, until, requireDebugHooks, scrollPanelTo } from "./helpers.mjs";
 
 test("dragging the wind speed slider with the mouse sets the wind", async ({ page, url, shot, errors, log }) => {
-  await openApp(page, url, { errors });
+  await openApp(page, url, { hash: "#tree=demo", errors });
   await requireDebugHooks(page, ["sliderRect"]);
   await page.evaluate(() => window.sandbox.wind({ speed: 5 }));
   await until(() => page.evaluate(() => window.sandboxDebug.sliderRect("wind.speed")), { message: 'sliderRect("wind.speed")' });

@@ -5,7 +5,7 @@ import { test } from "./runner.mjs";
 import { assert, openApp, clickControl, controlRect, dragSlider, frames, sliderValue } from "./helpers.mjs";
 
 test("wind conditions: Beaufort presets and a wind timeline, played on the clock, edited with the mouse, kept in the address", async ({ page, url, shot, errors, log }) => {
-  await openApp(page, url, { errors });
+  await openApp(page, url, { hash: "#tree=demo", errors });
   await clickControl(page, "wind.preset:gale");
   const gale = await page.evaluate(() => window.sandbox.wind());
   log(`gale: ${JSON.stringify(gale)}`);

@@ -3,7 +3,7 @@ import { test } from "./runner.mjs";
 import { assert, openApp, maxDisplacement } from "./helpers.mjs";
 
 test("tips move under wind and rest without it", async ({ page, url, shot, errors, log }) => {
-  await openApp(page, url, { errors });
+  await openApp(page, url, { hash: "#tree=demo", errors });
   const moved = await page.evaluate(async () => {
     const s = window.sandbox;
     await s.use("procedural-wind");
