@@ -28,16 +28,17 @@ export function layersOf(p: Pick<SphParticlesParams, "coreThickness" | "woodThic
   return { core: p.coreThickness, wood: p.woodThickness, bark: p.barkThickness };
 }
 
-/** One broken end: its mesh and the station it rides on. */
-interface End {
+/** One broken end: its mesh, the station it rides on and the section's radius, m. */
+export interface FractureEnd {
   readonly mesh: Mesh;
   readonly station: number;
+  readonly radius: number;
 }
 
 export class FractureMeshes {
   /** Per link: 1 once its fracture was made. */
   private readonly made: Uint8Array;
-  private readonly ends: End[] = [];
+  private readonly list: FractureEnd[] = [];
   private material: StandardMaterial | null = null;
   private checkedFor = 0;
 
@@ -47,12 +48,17 @@ export class FractureMeshes {
 
   /** Broken ends on show (two per fractured link). */
   get count(): number {
-    return this.ends.length;
+    return this.list.length;
   }
 
-  /** The meshes, stump and piece of each break in turn. */
+  /** The ends, stump and piece of each break in turn. */
+  get ends(): readonly FractureEnd[] {
+    return this.list;
+  }
+
+  /** Their meshes. */
   get meshes(): readonly Mesh[] {
-    return this.ends.map((e) => e.mesh);
+    return this.list.map((e) => e.mesh);
   }
 
   /**
@@ -94,11 +100,11 @@ export class FractureMeshes {
       startAngle: startAngleFor(rx * f[3] + ry * f[4] + rz * f[5], rx * f[6] + ry * f[7] + rz * f[8], fallback),
       layers: { ...DEFAULT_LAYERS, ...layersOf(p) }, origin, axis, reference,
     }, rng);
-    this.add(`sph-particles fracture ${l} stump`, fr.stump, a);
-    this.add(`sph-particles fracture ${l} piece`, fr.piece, b);
+    this.add(`sph-particles fracture ${l} stump`, fr.stump, a, radius);
+    this.add(`sph-particles fracture ${l} piece`, fr.piece, b, radius);
   }
 
-  private add(name: string, end: { positions: Float32Array; normals: Float32Array; colors: Float32Array; indices: Uint32Array }, station: number): void {
+  private add(name: string, end: { positions: Float32Array; normals: Float32Array; colors: Float32Array; indices: Uint32Array }, station: number, radius: number): void {
     // Vertices relative to the station at rest: the mesh's transform is the station's motion.
     const X0 = this.tree.restPosition, P = end.positions;
     for (let v = 0; v < P.length; v += 3) {
@@ -119,12 +125,12 @@ export class FractureMeshes {
     mesh.isPickable = false;
     mesh.receiveShadows = true;
     mesh.alwaysSelectAsActiveMesh = true; // it moves with its piece beyond any bounds computed once
-    this.ends.push({ mesh, station });
+    this.list.push({ mesh, station, radius });
   }
 
   /** Moves every end with its station (positions x, rotations Q: w, x, y, z per particle); shown when the bark is. */
   place(x: Float64Array, Q: Float64Array, visible: boolean): void {
-    for (const e of this.ends) {
+    for (const e of this.list) {
       const s = e.station, m = e.mesh;
       m.isVisible = visible;
       m.position.set(x[3 * s], x[3 * s + 1], x[3 * s + 2]);
@@ -134,8 +140,8 @@ export class FractureMeshes {
 
   /** Every end away (a restore, a rebuild): the links may break again. */
   clear(): void {
-    for (const e of this.ends) e.mesh.dispose(false, false);
-    this.ends.length = 0;
+    for (const e of this.list) e.mesh.dispose(false, false);
+    this.list.length = 0;
     this.material?.dispose();
     this.material = null;
     this.made.fill(0);
