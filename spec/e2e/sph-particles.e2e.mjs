@@ -1,7 +1,8 @@
 // sph-particles (Akagi and Kitajima) in the real browser: picked with the mouse on the default tree
 // (its frame cost against rest's, in one page), the particles display (Fig. 5) and the wind
 // particles display (Fig. 6) switched on with the mouse, counts in a rising wind (5, 25, 40 m/s)
-// on the demo tree, "Restore tree" clicked, screenshots saved.
+// on the demo tree, the broken branches' fracture ends (§3) in a close-up, "Restore tree" clicked,
+// screenshots saved.
 import { test } from "./runner.mjs";
 import { assert, openApp, clickControl, frames, until } from "./helpers.mjs";
 import { decodePng, countDifferentPixels, countPixels } from "./png.mjs";
@@ -93,11 +94,58 @@ test("sph-particles: picked with the mouse, the particles and wind displays, cou
   log(`after the storm: ${magenta} magenta pixels (particles cut off the tree still in view), ${stormDiff} pixels differ from the tree at rest`);
   assert.ok(stormDiff > 500, `the tree after the storm hardly shows (${stormDiff} pixels)`);
 
+  // §3: each broken branch has its two fracture ends; a close-up of a stump's, the particles hidden.
+  const ends = await page.evaluate(() => {
+    const a = window.sandboxDebug.animator();
+    return { count: window.sandbox.stats().counts.brokenEnds, meshes: a.fractures.meshes.map((m) => ({ name: m.name, vertices: m.getTotalVertices(), visible: m.isVisible, colors: m.isVerticesDataPresent("color") })) };
+  });
+  log(`broken ends: ${ends.count}: ${ends.meshes.map((m) => `${m.name} (${m.vertices} vertices)`).join(", ")}`);
+  assert.ok(ends.count >= 2 && ends.meshes.length === ends.count, "a storm that took a branch off left no fracture ends");
+  assert.ok(ends.meshes.every((m) => m.vertices > 100 && m.visible && m.colors), "a fracture end is empty, hidden or uncoloured");
+  const camera = await page.evaluate(() => {
+    window.sandbox.params("sph-particles", { particles: false });
+    const cam = window.sandboxDebug.scene().activeCameras.find((c) => c.name !== "gui-camera");
+    const saved = { alpha: cam.alpha, beta: cam.beta, orbit: cam.radius, fov: cam.fov, target: cam.target.asArray() };
+    // The thickest branch's stump (a twig's is millimetres across).
+    const stump = window.sandboxDebug.animator().fractures.ends.filter((e) => e.mesh.name.endsWith("stump")).sort((a, b) => b.radius - a.radius)[0];
+    stump.mesh.computeWorldMatrix(true);
+    const centre = stump.mesh.getBoundingInfo().boundingBox.centerWorld.clone();
+    // From the piece's side, along the cut face's normal (its first vertex is a cap's), tilted up a little.
+    const n = stump.mesh.getVerticesData("normal");
+    const axis = centre.clone();
+    axis.set(n[0], n[1], n[2]);
+    const m = stump.mesh.getWorldMatrix().asArray();
+    axis.set(m[0] * n[0] + m[4] * n[1] + m[8] * n[2], m[1] * n[0] + m[5] * n[1] + m[9] * n[2] + 0.4, m[2] * n[0] + m[6] * n[1] + m[10] * n[2]);
+    // As close as the camera's limit lets it, then narrowed to about 12 radii across.
+    const distance = Math.max(12 * stump.radius, cam.lowerRadiusLimit ?? 0, 4 * cam.minZ);
+    axis.normalize().scaleInPlace(distance);
+    cam.setTarget(centre);
+    cam.setPosition(centre.add(axis));
+    cam.fov = Math.min(saved.fov, 2 * Math.atan((6 * stump.radius) / distance));
+    return { ...saved, radius: stump.radius };
+  });
+  log(`close-up of the thickest stump (radius ${(camera.radius * 1000).toFixed(1)} mm)`);
+  await frames(page, 3);
+  const close = decodePng(await slowShot(page, "sph-particles-demo-fracture", log));
+  // The cut wood is pale (the layer colour 0.86, 0.74, 0.52, lit); the bark beside it dark.
+  const wood = countPixels(close, ([r, g, b]) => r > 150 && g > 120 && b > 60 && r > b + 50 && r >= g, VIEW);
+  log(`the fracture close-up: ${wood} pixels of pale cut wood`);
+  assert.ok(wood > 200, `the fracture's cut wood hardly shows in the close-up (${wood} pixels)`);
+  await page.evaluate((saved) => {
+    const cam = window.sandboxDebug.scene().activeCameras.find((c) => c.name !== "gui-camera");
+    const t = cam.target.clone();
+    t.set(...saved.target);
+    cam.setTarget(t);
+    cam.alpha = saved.alpha; cam.beta = saved.beta; cam.radius = saved.orbit; cam.fov = saved.fov;
+    window.sandbox.params("sph-particles", { particles: true });
+  }, camera);
+
   // Restore tree, with the mouse.
   await clickControl(page, "action.restore");
   const restored = await page.evaluate(() => window.sandbox.stats().counts);
   log(`restored: ${JSON.stringify(restored)}`);
-  assert.deepEqual([restored.brokenLinks, restored.brokenBranches, restored.fallenLeaves], [0, 0, 0]);
+  assert.deepEqual([restored.brokenLinks, restored.brokenBranches, restored.fallenLeaves, restored.brokenEnds], [0, 0, 0, 0]);
+  assert.equal(await page.evaluate(() => window.sandboxDebug.scene().meshes.filter((m) => m.name.includes("fracture")).length), 0, "Restore tree left fracture meshes behind");
   await page.evaluate(() => window.sandbox.step(2));
   await frames(page, 3);
   await slowShot(page, "sph-particles-demo-restored", log);
