@@ -24,7 +24,8 @@ async function treePixels(page, img) {
 }
 
 test("lsystem-particles: Barron's tree in the four display modes (smooth, flat, wireframe, skeleton)", async ({ page, url, shot, errors, log }) => {
-  await openApp(page, url, { errors });
+  // From the demo tree: the method and Barron's tree are both picked with the mouse (the default Habel tree's rods cost this test 15 s in software).
+  await openApp(page, url, { hash: "#tree=demo", errors });
   await clickControl(page, "method:lsystem-particles");
   await until(() => page.evaluate(() => (window.sandboxDebug.animator()?.stats().counts.particles ?? 0) > 0), { message: "lsystem-particles on show" });
   await clickControl(page, "tree:barron");
