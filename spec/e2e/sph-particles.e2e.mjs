@@ -70,15 +70,17 @@ test("sph-particles: picked with the mouse, the particles and wind displays, cou
   for (const speed of [5, 25, 40]) {
     counts[speed] = await page.evaluate(async (u) => {
       const s = window.sandbox;
+      // The rise as a wind timeline on the clock (use() restarts it at 0), stepped at once: one frame drawn, not 90.
+      s.windTimeline({ keys: [{ t: 0, speed: 0, direction: 0, gust: 0 }, { t: 0.5, speed: u, direction: 0, gust: 0 }], loop: false });
       await s.use("sph-particles");
-      for (let f = 1; f <= 90; f++) {
-        s.wind({ speed: Math.round(u * Math.min(1, f / 30) * 10) / 10 });
-        s.step(1);
-      }
-      return { ...s.stats().counts, nonFinite: s.stats().nonFinite };
+      s.step(90);
+      const wind = s.wind().speed;
+      s.windTimeline(null);
+      return { ...s.stats().counts, nonFinite: s.stats().nonFinite, wind };
     }, speed);
     log(`${speed} m/s: ${JSON.stringify(counts[speed])}`);
     assert.equal(counts[speed].nonFinite, false);
+    assert.equal(counts[speed].wind, speed, "the timeline brought the wind to its speed");
   }
   const broken = (c) => c.brokenLinks + c.fallenLeaves;
   assert.equal(broken(counts[5]), 0, "a light wind broke something");
@@ -102,35 +104,43 @@ test("sph-particles: picked with the mouse, the particles and wind displays, cou
   log(`broken ends: ${ends.count}: ${ends.meshes.map((m) => `${m.name} (${m.vertices} vertices)`).join(", ")}`);
   assert.ok(ends.count >= 2 && ends.meshes.length === ends.count, "a storm that took a branch off left no fracture ends");
   assert.ok(ends.meshes.every((m) => m.vertices > 100 && m.visible && m.colors), "a fracture end is empty, hidden or uncoloured");
-  const camera = await page.evaluate(() => {
+  // Close-ups of the thickest stumps in turn (a twig's is millimetres across), along each cut face's
+  // normal, until one shows its cut wood: which way a stump's face looks depends on how it broke.
+  const saved = await page.evaluate(() => {
     window.sandbox.params("sph-particles", { particles: false });
     const cam = window.sandboxDebug.scene().activeCameras.find((c) => c.name !== "gui-camera");
-    const saved = { alpha: cam.alpha, beta: cam.beta, orbit: cam.radius, fov: cam.fov, target: cam.target.asArray() };
-    // The thickest branch's stump (a twig's is millimetres across).
-    const stump = window.sandboxDebug.animator().fractures.ends.filter((e) => e.mesh.name.endsWith("stump")).sort((a, b) => b.radius - a.radius)[0];
-    stump.mesh.computeWorldMatrix(true);
-    const centre = stump.mesh.getBoundingInfo().boundingBox.centerWorld.clone();
-    // From the piece's side, along the cut face's normal (its first vertex is a cap's), tilted up a little.
-    const n = stump.mesh.getVerticesData("normal");
-    const axis = centre.clone();
-    axis.set(n[0], n[1], n[2]);
-    const m = stump.mesh.getWorldMatrix().asArray();
-    axis.set(m[0] * n[0] + m[4] * n[1] + m[8] * n[2], m[1] * n[0] + m[5] * n[1] + m[9] * n[2] + 0.4, m[2] * n[0] + m[6] * n[1] + m[10] * n[2]);
-    // As close as the camera's limit lets it, then narrowed to about 12 radii across.
-    const distance = Math.max(12 * stump.radius, cam.lowerRadiusLimit ?? 0, 4 * cam.minZ);
-    axis.normalize().scaleInPlace(distance);
-    cam.setTarget(centre);
-    cam.setPosition(centre.add(axis));
-    cam.fov = Math.min(saved.fov, 2 * Math.atan((6 * stump.radius) / distance));
-    return { ...saved, radius: stump.radius };
+    return { alpha: cam.alpha, beta: cam.beta, orbit: cam.radius, fov: cam.fov, target: cam.target.asArray() };
   });
-  log(`close-up of the thickest stump (radius ${(camera.radius * 1000).toFixed(1)} mm)`);
-  await frames(page, 3);
-  const close = decodePng(await slowShot(page, "sph-particles-demo-fracture", log));
-  // The cut wood is pale (the layer colour 0.86, 0.74, 0.52, lit); the bark beside it dark.
-  const wood = countPixels(close, ([r, g, b]) => r > 150 && g > 120 && b > 60 && r > b + 50 && r >= g, VIEW);
-  log(`the fracture close-up: ${wood} pixels of pale cut wood`);
-  assert.ok(wood > 200, `the fracture's cut wood hardly shows in the close-up (${wood} pixels)`);
+  let wood = 0;
+  for (const [k, tilt] of [[0, 0.4], [0, 0], [1, 0.4], [1, 0], [2, 0.4], [2, 0]]) {
+    const radius = await page.evaluate(({ k, tilt, fov }) => {
+      const cam = window.sandboxDebug.scene().activeCameras.find((c) => c.name !== "gui-camera");
+      const stump = window.sandboxDebug.animator().fractures.ends.filter((e) => e.mesh.name.endsWith("stump")).sort((a, b) => b.radius - a.radius)[k];
+      if (!stump) return null;
+      stump.mesh.computeWorldMatrix(true);
+      const centre = stump.mesh.getBoundingInfo().boundingBox.centerWorld.clone();
+      // From the piece's side, along the cut face's normal (its first vertex is a cap's), tilted up by `tilt`.
+      const n = stump.mesh.getVerticesData("normal");
+      const m = stump.mesh.getWorldMatrix().asArray();
+      const axis = centre.clone();
+      axis.set(m[0] * n[0] + m[4] * n[1] + m[8] * n[2], m[1] * n[0] + m[5] * n[1] + m[9] * n[2] + tilt, m[2] * n[0] + m[6] * n[1] + m[10] * n[2]);
+      // As close as the camera's limit lets it, then narrowed to about 12 radii across.
+      const distance = Math.max(12 * stump.radius, cam.lowerRadiusLimit ?? 0, 4 * cam.minZ);
+      axis.normalize().scaleInPlace(distance);
+      cam.setTarget(centre);
+      cam.setPosition(centre.add(axis));
+      cam.fov = Math.min(fov, 2 * Math.atan((6 * stump.radius) / distance));
+      return stump.radius;
+    }, { k, tilt, fov: saved.fov });
+    if (radius === null) break;
+    await frames(page, 3);
+    const close = decodePng(await slowShot(page, "sph-particles-demo-fracture", log));
+    // The cut wood is pale (the layer colour 0.86, 0.74, 0.52, lit); the bark beside it dark.
+    wood = countPixels(close, ([r, g, b]) => r > 150 && g > 120 && b > 60 && r > b + 50 && r >= g, VIEW);
+    log(`close-up of stump ${k + 1} (radius ${(radius * 1000).toFixed(1)} mm, tilt ${tilt}): ${wood} pixels of pale cut wood`);
+    if (wood > 200) break;
+  }
+  assert.ok(wood > 200, `the fracture's cut wood hardly shows in a close-up of any of the three thickest stumps (${wood} pixels)`);
   await page.evaluate((saved) => {
     const cam = window.sandboxDebug.scene().activeCameras.find((c) => c.name !== "gui-camera");
     const t = cam.target.clone();
@@ -138,7 +148,7 @@ test("sph-particles: picked with the mouse, the particles and wind displays, cou
     cam.setTarget(t);
     cam.alpha = saved.alpha; cam.beta = saved.beta; cam.radius = saved.orbit; cam.fov = saved.fov;
     window.sandbox.params("sph-particles", { particles: true });
-  }, camera);
+  }, saved);
 
   // Restore tree, with the mouse.
   await clickControl(page, "action.restore");
