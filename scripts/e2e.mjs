@@ -9,7 +9,7 @@
 //   --grep REGEX        run only the tests whose name matches
 //   --timeout SECONDS   per-test time limit (default 120, or E2E_TIMEOUT_S)
 //   --deadline SECONDS  no test starts after this long (default 3000, or E2E_DEADLINE_S); the
-//                       ones left count as failed. The e2e part takes about 28 to 33 minutes
+//                       ones left count as failed. The e2e part takes about 25 minutes
 //                       on a 2-core machine; the deadline leaves room for a busier one and stops
 //                       a run that has gone wrong well inside CI's 90 minutes
 //
