@@ -1,6 +1,7 @@
 /**
  * The GLB container (glTF 2.0 binary): a 12-byte header, a JSON chunk, an optional binary chunk.
- * Plain TypeScript, no Babylon: the motion export reads and rewrites it, and a dropped file is
+ * Plain TypeScript, no Babylon: the motion export reads and rewrites it, the model writer
+ * (app/tree/model-writer.ts) writes our sample models with it, and a dropped file is
  * told apart by its JSON alone (motion-file.ts).
  */
 
@@ -30,7 +31,7 @@ export function pad4(n: number): number {
 }
 
 /** A GLB of this JSON and binary chunk (the JSON padded with spaces, the binary with zeros). */
-export function writeGlbChunks(json: unknown, bin: Uint8Array): Uint8Array {
+export function writeGlbChunks(json: unknown, bin: Uint8Array): Uint8Array<ArrayBuffer> {
   const text = new TextEncoder().encode(JSON.stringify(json));
   const jsonLength = pad4(text.length), binLength = pad4(bin.length);
   const total = 12 + 8 + jsonLength + 8 + binLength;

@@ -10,6 +10,7 @@
  * texture's first row (textures.ts: row 0 is v = 0), which is glTF's convention too. So the GLB
  * gets the arrays as they are; the OBJ gets v flipped (OBJ's v = 0 is the image's bottom row).
  */
+import { pad4, writeGlbChunks } from "../export/glb";
 
 /** A texture: the image file's name (the OBJ's MTL refers to it; GLB image name) and its PNG bytes. */
 export interface TextureToWrite {
@@ -58,9 +59,6 @@ export interface ModelToWrite {
 /** asset.generator of a GLB, and the first comment of an OBJ and MTL. */
 export const GENERATOR = "Tree Wind Sandbox";
 
-const GLB_MAGIC = 0x46546c67; // "glTF"
-const CHUNK_JSON = 0x4e4f534a; // "JSON"
-const CHUNK_BIN = 0x004e4942; // "BIN\0"
 const FLOAT = 5126;
 const UNSIGNED_INT = 5125;
 const ARRAY_BUFFER = 34962;
@@ -117,7 +115,7 @@ export function writeGlb(model: ModelToWrite): Uint8Array<ArrayBuffer> {
   const views: { byteOffset: number; byteLength: number; target?: number; write: (dv: DataView, at: number) => void }[] = [];
   let binLength = 0;
   const addView = (byteLength: number, write: (dv: DataView, at: number) => void, target?: number): number => {
-    binLength = align4(binLength);
+    binLength = pad4(binLength);
     views.push({ byteOffset: binLength, byteLength, target, write });
     binLength += byteLength;
     return views.length - 1;
@@ -181,26 +179,13 @@ export function writeGlb(model: ModelToWrite): Uint8Array<ArrayBuffer> {
   }
   gltf.accessors = accessors;
   gltf.bufferViews = views.map((v) => (v.target === undefined ? { buffer: 0, byteOffset: v.byteOffset, byteLength: v.byteLength } : { buffer: 0, byteOffset: v.byteOffset, byteLength: v.byteLength, target: v.target }));
-  binLength = align4(binLength);
+  binLength = pad4(binLength);
   gltf.buffers = [{ byteLength: binLength }];
 
-  const json = new TextEncoder().encode(JSON.stringify(gltf));
-  const jsonLength = align4(json.length);
-  const total = 12 + 8 + jsonLength + 8 + binLength;
-  const out = new Uint8Array(total);
-  const dv = new DataView(out.buffer);
-  dv.setUint32(0, GLB_MAGIC, true);
-  dv.setUint32(4, 2, true);
-  dv.setUint32(8, total, true);
-  dv.setUint32(12, jsonLength, true);
-  dv.setUint32(16, CHUNK_JSON, true);
-  out.set(json, 20);
-  out.fill(0x20, 20 + json.length, 20 + jsonLength);
-  const binStart = 20 + jsonLength;
-  dv.setUint32(binStart, binLength, true);
-  dv.setUint32(binStart + 4, CHUNK_BIN, true);
-  for (const v of views) v.write(dv, binStart + 8 + v.byteOffset);
-  return out;
+  const bin = new Uint8Array(binLength);
+  const dv = new DataView(bin.buffer);
+  for (const v of views) v.write(dv, v.byteOffset);
+  return writeGlbChunks(gltf, bin);
 }
 
 /**
@@ -264,10 +249,6 @@ function bounds(p: Float32Array): { min: number[]; max: number[] } {
   }
   if (![...min, ...max].every(Number.isFinite)) throw new RangeError("positions must be finite numbers");
   return { min, max };
-}
-
-function align4(n: number): number {
-  return (n + 3) & ~3;
 }
 
 /** A number with at most `digits` decimals, trailing zeros dropped, never "-0". */
