@@ -161,10 +161,10 @@ export abstract class ProceduralWindState {
   protected readonly phaseDraw2: Float64Array;
   /** Unit horizontal vector from the trunk axis to the branch tip: its side of the tree. */
   protected readonly side: Float64Array;
-  /** Calibrated: own rotation vector per unit |u| u along x, then along z, rad / (m/s)² (6 per branch). */
-  protected readonly compliance: Float64Array;
+  /** Calibrated: own rotation vector per unit |u| u along x, then along z, rad / (m/s)² (6 per branch). Read by the forest (app/forest). */
+  readonly compliance: Float64Array;
   /** Calibrated: natural angular frequency of every branch on its own (branch 0: the first mode), rad/s. */
-  protected readonly branchOmega: Float64Array;
+  readonly branchOmega: Float64Array;
   protected readonly airZetaPerSpeed: number;
   /** Trunk tip x, z, y at rest: where the trunk's wind is sampled. */
   protected readonly trunkSample = new Float64Array(3);
