@@ -177,6 +177,15 @@ function debugHooks(sandbox: Sandbox, panel: Panel, files: GrammarFiles, labels:
       grove.setCheckTree(tree);
       return compareGpuWithTwin(sandbox.scene, grove.meshes, grove.deformShader, samples);
     },
+    /** The forest's vertex shader against its twin (forest-motion.ts), for forest tree `tree` drawn at level `lod`. */
+    async forestTwinCheck(samples: number, tree: number, lod: number, part: "bark" | "leaves" = "bark") {
+      const view = sandbox.forest.shownView;
+      if (!view) throw new Error("forestTwinCheck needs a forest: sandbox.forest({ trees })");
+      const variant = view.placement.variant[tree];
+      const { shader } = view.deformShader(tree, lod, variant, part);
+      const mesh = view.meshes.find((m) => m.name === `forest ${view.variants[variant].name} ${part} ${lod}`) ?? null;
+      return compareGpuWithTwin(sandbox.scene, [mesh], shader, samples);
+    },
   };
 }
 

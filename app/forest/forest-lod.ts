@@ -144,9 +144,10 @@ export function lodArrays(arrays: MeshArrays, drop: Float32Array, lod: number): 
 export const MATRIX_FLOATS = 16;
 
 /**
- * The forest's instances, bucketed by chunk, variant and level of detail. Bucket k = (chunk ×
- * variants + variant) × LOD_LEVELS + level. `assign` writes every bucket's instances (in the trees'
- * order) and counts; no allocation after construction.
+ * The forest's instances, bucketed by variant and level of detail (bucket k = variant ×
+ * LOD_LEVELS + level), and the square chunks the ground is cut into for culling: `assign` writes
+ * the instances of the trees in the chunks on screen (in the trees' order) and every tree's level;
+ * no allocation after construction.
  */
 export class ForestBuckets {
   readonly chunks: number;
@@ -156,25 +157,27 @@ export class ForestBuckets {
   readonly trees: Float32Array[] = [];
   readonly lods: Float32Array[] = [];
   readonly counts: Int32Array;
+  /** Trees of each bucket's variant (whatever their level): its most instances. */
+  readonly capacity: Int32Array;
   /** Each tree's level of detail after the last assign. */
   readonly level: Uint8Array;
-  private readonly chunkOf: Int32Array;
+  /** Each tree's chunk (row-major, -z first). */
+  readonly chunkOf: Int32Array;
   private readonly w = new Float64Array(2);
 
   constructor(readonly placement: ForestPlacement, readonly variants: number, readonly area: number) {
     this.chunks = Math.max(1, Math.min(8, Math.round(area / 40)));
     this.chunkSize = area / this.chunks;
-    this.bucketCount = this.chunks * this.chunks * variants * LOD_LEVELS;
+    this.bucketCount = variants * LOD_LEVELS;
     this.counts = new Int32Array(this.bucketCount);
     this.level = new Uint8Array(placement.count);
     this.chunkOf = new Int32Array(placement.count);
-    const capacity = new Int32Array(this.bucketCount);
+    const capacity = (this.capacity = new Int32Array(this.bucketCount));
     for (let t = 0; t < placement.count; t++) {
       const cx = Math.min(this.chunks - 1, Math.max(0, Math.floor((placement.x[t] + area / 2) / this.chunkSize)));
       const cz = Math.min(this.chunks - 1, Math.max(0, Math.floor((placement.z[t] + area / 2) / this.chunkSize)));
       this.chunkOf[t] = cz * this.chunks + cx;
-      const base = (this.chunkOf[t] * variants + placement.variant[t]) * LOD_LEVELS;
-      for (let l = 0; l < LOD_LEVELS; l++) capacity[base + l]++;
+      for (let l = 0; l < LOD_LEVELS; l++) capacity[placement.variant[t] * LOD_LEVELS + l]++;
     }
     for (let k = 0; k < this.bucketCount; k++) {
       const c = Math.max(1, capacity[k]);
@@ -190,15 +193,19 @@ export class ForestBuckets {
     out[1] = -this.area / 2 + (Math.floor(c / this.chunks) + 0.5) * this.chunkSize;
   }
 
-  /** Every tree's level and weights for a camera at (cx, cz), written into the buckets. */
-  assign(cx: number, cz: number, bands: ForestLodBands): void {
+  /**
+   * Every tree's level and weights for a camera at (cx, cz), and the instances of the trees whose
+   * chunk is on screen (`visible[chunk]` non-zero; null: every chunk) written into the buckets.
+   */
+  assign(cx: number, cz: number, bands: ForestLodBands, visible: Uint8Array | null = null): void {
     const p = this.placement, w = this.w, counts = this.counts;
     counts.fill(0);
     for (let t = 0; t < p.count; t++) {
       const x = p.x[t], z = p.z[t];
       const level = lodAt(Math.hypot(x - cx, z - cz), bands, w);
       this.level[t] = level;
-      const k = (this.chunkOf[t] * this.variants + p.variant[t]) * LOD_LEVELS + level;
+      if (visible && !visible[this.chunkOf[t]]) continue;
+      const k = p.variant[t] * LOD_LEVELS + level;
       const i = counts[k]++;
       const s = p.scale[t], c = Math.cos(p.yaw[t]), sn = Math.sin(p.yaw[t]);
       const m = this.matrices[k], o = MATRIX_FLOATS * i;

@@ -12,6 +12,9 @@
  * methods") and change nothing; the panel's buttons make the same calls and show the same message.
  * Nothing is queued: call again once the work under way has resolved.
  */
+import type { ForestSpec } from "../forest/scatter";
+import type { ForestLodBands } from "../forest/forest-lod";
+import type { ForestInfo } from "./forest-control";
 import type { Scene } from "@babylonjs/core/scene";
 import type { Observable } from "@babylonjs/core/Misc/observable";
 import type { BranchControl } from "../animators/animator";
@@ -37,6 +40,7 @@ import type { TreeSource } from "./tree-source";
 import type { DisplaySettings } from "./url-state";
 import type { ViewInfo } from "./view-set";
 
+export type { ForestInfo, ForestSpec, ForestLodBands };
 export type { CalibrationResult, ExportOptions, MotionExportResult, MotionSource, PlayingMotion, PhysicalMaterial, ReferenceResult };
 export type { ActionInfo, DisplaySettings, RenderQuality, FormatSupport, ModelInfo, PlotData, RecordOptions, RecordResult, RenderMode, SandboxChange, ScreenshotOptions, TreeSource, TreeSummary, ViewInfo, WindPrimitiveInfo, WindPrimitiveSpec, WindSettings, WindTimeline };
 
@@ -155,6 +159,20 @@ export interface SandboxApi {
   moveWindPrimitive(id: number, to: { x: number; z: number; direction?: number }): WindPrimitiveInfo;
   /** Removes one; a RangeError names the ids there are. */
   removeWindPrimitive(id: number): void;
+  /**
+   * A forest around the tree on show (Zioma 2007 at scale): { trees (1..10000), area (m, 10..400,
+   * a square centred on the tree), variants (1 to 4 names: "current", the tree on show or a loaded
+   * model, or a shipped grammar), seed }; missing fields take { trees: 400, area: 120, variants:
+   * ["current"], seed: 1 }. Thin instances in chunks, each tree moved in the vertex shader by the
+   * wind where it stands, with levels of detail (forestLod). null: back to one tree; no argument:
+   * the forest on show ({ ...spec, lod, levels: trees per level, vertices, note }) or null. A
+   * RangeError names what is allowed, and the forest a person had stays.
+   */
+  forest(spec?: Partial<ForestSpec> | null): ForestInfo | null;
+  /** The levels of detail's bands: { near, far, band } metres (near < far, band <= near); no argument: the current ones. */
+  forestLod(patch?: Partial<ForestLodBands>): ForestLodBands;
+  /** The flat xyz of every forest tree's top at the clock's time, in a fixed order ([] without a forest). */
+  forestProbe(): number[];
   /** The branch whose tip the plots follow (-1: the longest); returns the branch plotted. */
   plotTip(branch?: number): number;
   /**

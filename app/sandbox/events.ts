@@ -26,7 +26,7 @@ import { Observable } from "@babylonjs/core/Misc/observable";
  * - reference: a reference computation finished (or its result no longer holds);
  * - primitives: the wind primitives placed in the scene (blast, vortex, fan).
  */
-export type SandboxChange = "tree" | "views" | "focus" | "wind" | "windPlayed" | "timeline" | "params" | "display" | "progress" | "selection" | "actions" | "paused" | "plot" | "physics" | "reference" | "calibration" | "primitives";
+export type SandboxChange = "tree" | "views" | "focus" | "wind" | "windPlayed" | "timeline" | "params" | "display" | "progress" | "selection" | "actions" | "paused" | "plot" | "physics" | "reference" | "calibration" | "primitives" | "forest";
 
 /** The changes the page address keeps. */
 export const ADDRESS_CHANGES: ReadonlySet<SandboxChange> = new Set<SandboxChange>(["tree", "views", "wind", "timeline", "params", "display", "physics", "primitives"]);

@@ -35,6 +35,9 @@ import type { ViewSet } from "./view-set";
 import type { WindControl } from "./wind-control";
 import { groundPoint } from "./wind-primitives";
 import type { RenderQuality } from "./render-quality";
+import type { ForestControl } from "./forest-control";
+import type { ForestSpec } from "../forest/scatter";
+import type { ForestLodBands } from "../forest/forest-lod";
 
 /** What the API is built over: the host's parts and its run loop. */
 export interface ApiHost {
@@ -53,6 +56,7 @@ export interface ApiHost {
   readonly reference: ReferenceControl;
   readonly calibration: CalibrationControl;
   readonly motionExport: MotionExportControl;
+  readonly forest: ForestControl;
   readonly isPaused: boolean;
   computeReference(opts?: ReferenceOptions): Promise<ReferenceResult>;
   pause(): void;
@@ -202,6 +206,9 @@ export function sandboxApi(h: ApiHost, ready: Promise<void>): SandboxPanelApi {
     windPrimitives: () => wind.primitives.list(),
     moveWindPrimitive: shown((id: number, to: { x: number; z: number; direction?: number }) => wind.primitives.move(id, to)),
     removeWindPrimitive: shown((id: number) => wind.primitives.remove(id)),
+    forest: shown((spec?: Partial<ForestSpec> | null) => (spec === undefined ? h.forest.info() : h.forest.set(spec))),
+    forestLod: shown((patch?: Partial<ForestLodBands>) => (patch === undefined ? h.forest.lod : h.forest.setLod(patch))),
+    forestProbe: () => Array.from(h.forest.probe()),
     plotTip: shown((branch?: number) => {
       if (branch !== undefined) h.tipPlot.choose(branch, skeleton(), views.list.length);
       return h.tipPlot.branch;

@@ -28,6 +28,7 @@ import { modelSample } from "../import/samples";
 import { DEFAULT_WIND, WindField, type WindSettings } from "../wind/wind-field";
 import type { SandboxPanelApi, SandboxStats } from "./api";
 import { FixedClock } from "./clock";
+import { ForestControl } from "./forest-control";
 import { createEnvironment, type Environment } from "./environment";
 import { CalibrationControl, type OffscreenSandbox } from "./calibration-control";
 import { canvasNotice, ContextLossBehavior } from "./context-loss";
@@ -66,6 +67,7 @@ export class Sandbox {
   readonly reference: ReferenceControl;
   readonly calibration: CalibrationControl;
   readonly motionExport: MotionExportControl;
+  readonly forest: ForestControl;
   readonly urlSync: UrlSync;
   /** Counts the trees built, so a reference result is known to be for the tree on show. */
   private treeVersion = 0;
@@ -117,6 +119,7 @@ export class Sandbox {
     }, DEFAULT_METHOD);
     this.methods = methods = new MethodControls(registry, this.views, changed);
     this.trees = new TreeSourceManager(this.scene, this.views, changed);
+    this.forest = new ForestControl({ scene: this.scene, wind: this.windField, time: () => this.clock.time, camera: () => this.env.camera, shown: () => { const t = this.views.firstTree; return t && { skeleton: t.skeleton, geometry: t.geometry, bark: t.barkMaterial, leaves: t.leafMaterial }; }, material: () => this.physics.get(), method: () => this.views.methodIds[0], changed, frame: (h, w) => this.env.frame(h, w) });
     this.timing = new ViewTimingBehavior(this.stages, () => this.views.list, () => this.views.bump());
     this.timing.attach(this.scene);
     this.pointerCamera = new PointerCameraBehavior(this.stages);
@@ -130,6 +133,7 @@ export class Sandbox {
       if (what === "physics" || what === "tree") {
         this.treeVersion++;
         this.reference.forget();
+        this.forest.rebuild();
       }
     });
     this.urlSync = new UrlSync(this.events.changes, () => (this.trees.tree && !options.offscreen ? this.addressState() : null), error);
@@ -298,10 +302,7 @@ export class Sandbox {
   }
   private readonly loop = () => this.frame();
 
-  pause(): void {
-    this.paused = true;
-    this.events.changed("paused");
-  }
+  pause(): void { this.paused = true; this.events.changed("paused"); }
   resume(): void {
     this.paused = false;
     this.lastFrameAt = performance.now();
@@ -338,12 +339,8 @@ export class Sandbox {
   // ---------------------------------------------------------------- video
 
   /** Sets what makes videos (main.ts gives it the canvas, the panel and the progress line). */
-  setRecorder(r: VideoRecorder): void {
-    this.recorder = r;
-  }
-  get videoRecorder(): VideoRecorder | null {
-    return this.recorder;
-  }
+  setRecorder(r: VideoRecorder): void { this.recorder = r; }
+  get videoRecorder(): VideoRecorder | null { return this.recorder; }
 
   /** A video of the view (app/record/recorder.ts). */
   record(opts: RecordOptions): Promise<RecordResult> {
@@ -390,6 +387,7 @@ export class Sandbox {
     this.contextLoss.dispose();
     this.calibration.dispose();
     this.motionExport.dispose();
+    this.forest.dispose();
     this.trees.dispose();
     this.views.dispose();
     this.stages.dispose();

@@ -290,3 +290,8 @@ export function presetDepth(name: string): number {
 export function isTreePreset(name: string): boolean {
   return TREE_PRESETS.some((p) => p.name === name);
 }
+
+/** A shipped grammar's tree at its own depth and the default taper (a forest's variant). */
+export function presetTree(name: string): { skeleton: TreeSkeleton; geometry: TreeGeometry } {
+  return meshesOf(deriveSource(name, `${name}.lsys`, presetText(name), presetDepth(name), TAPER_RANGE.default), TAPER_RANGE.default);
+}

@@ -18,6 +18,7 @@ import type { Plots } from "./plots";
 import { branchSection } from "./sections/branch-section";
 import { calibrationSection } from "./sections/calibration-section";
 import { exportSection } from "./sections/export-section";
+import { forestSection } from "./sections/forest-section";
 import { methodSection } from "./sections/method-section";
 import { paramsSection } from "./sections/params-section";
 import { physicsSection } from "./sections/physics-section";
@@ -120,6 +121,7 @@ export class Panel {
     section((s) => calibrationSection(sandbox, s));
     section((s) => windSection(sandbox, s));
     section((s) => primitivesSection(sandbox, s, (x) => this.frame.isVisible && x < PANEL_WIDTH));
+    section((s) => forestSection(sandbox, s));
     section((s) => paramsSection(sandbox, s));
     section((s) => viewSection(sandbox, s, options.setQuality));
     section((s) => videoSection(sandbox, s));

@@ -279,9 +279,15 @@ describe("the forest's levels of detail", () => {
     expect(nearVsRigid).toBeGreaterThan(1e-4);
   });
 
-  it("buckets every tree once per assignment, by chunk, variant and level", () => {
+  it("buckets every tree on screen once per assignment, by variant and level, and leaves out the chunks off screen", () => {
     const p = scatterForest({ trees: 2000, area: 300, variants: ["a", "b"], seed: 5 });
     const buckets = new ForestBuckets(p, 2, 300);
+    const visible = new Uint8Array(buckets.chunks * buckets.chunks).fill(1);
+    visible[0] = 0; visible[5] = 0;
+    buckets.assign(10, -20, DEFAULT_LOD, visible);
+    const off = Array.from(buckets.chunkOf).filter((c) => c === 0 || c === 5).length;
+    expect(off).toBeGreaterThan(0);
+    expect(buckets.counts.reduce((a, b) => a + b, 0)).toBe(2000 - off);
     buckets.assign(10, -20, DEFAULT_LOD);
     const total = buckets.counts.reduce((a, b) => a + b, 0);
     expect(total).toBe(2000);

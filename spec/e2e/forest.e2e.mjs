@@ -1,0 +1,106 @@
+// The forest (issue 19, Zioma 2007 at scale) in the real browser: instanced trees around the tree
+// on show, moved in the vertex shader by the wind where each stands; the GPU against its twin,
+// still air, a gale, a blast rolling through, bad input, levels of detail, the panel with the mouse.
+import { test } from "./runner.mjs";
+import { assert, attempt, clickControl, hidePanel, openApp, scrollPanelTo, until } from "./helpers.mjs";
+
+test("forest: instanced trees move by the wind where they stand, the GPU as the twin, still air still, a blast rolls through, bad input named", async ({ page, url, shot, errors, log }) => {
+  await openApp(page, url, { hash: "#method=procedural-wind&tree=demo", errors });
+  // The panel: turn the forest on with the mouse.
+  await scrollPanelTo(page, "forest.on");
+  await clickControl(page, "forest.on");
+  await until(() => page.evaluate(() => window.sandbox.forest()?.trees === 400), { message: "a forest from the panel" });
+  const status = await page.evaluate(() => window.sandboxDebug.panelText?.("forest.status") ?? null);
+  log(`panel: ${status}`);
+  const r = await page.evaluate(async () => {
+    const s = window.sandbox;
+    s.pause();
+    s.wind({ speed: 0, gust: 0, turbulence: 0, vertical: 0, direction: 0 });
+    s.forest({ trees: 600, area: 110, seed: 5 });
+    s.step(1);
+    const rest = s.forestProbe();
+    s.step(90);
+    const still = s.forestProbe();
+    s.wind({ speed: 24, gust: 0.5, turbulence: 0.4, direction: 20 });
+    s.step(240);
+    const gale = s.forestProbe();
+    const twinNear = await window.sandboxDebug.forestTwinCheck(600, 0, 0, "bark");
+    const twinLeaves = await window.sandboxDebug.forestTwinCheck(600, 1, 0, "leaves");
+    const twinFar = await window.sandboxDebug.forestTwinCheck(300, 2, 2, "bark");
+    // The same seed again: the same forest, the same motion at the same time.
+    s.forest(null);
+    s.forest({ trees: 600, area: 110, seed: 5 });
+    const again = s.forestProbe();
+    return { rest, still, gale, again, twinNear, twinLeaves, twinFar, info: s.forest(), stats: s.stats() };
+  });
+  log(`levels ${JSON.stringify(r.info.levels)}, vertices ${JSON.stringify(r.info.vertices)}; twin near ${JSON.stringify(r.twinNear)}, leaves ${JSON.stringify(r.twinLeaves)}, far ${JSON.stringify(r.twinFar)}`);
+  assert.equal(r.rest.length, 3 * 600);
+  assert.deepEqual(r.still, r.rest, "still air keeps every tree still");
+  assert.deepEqual(r.again, r.gale, "the same seed gives the same forest and motion");
+  // Downwind (20°): the tops' mean shift along the wind is positive.
+  const dx = Math.cos((20 * Math.PI) / 180), dz = Math.sin((20 * Math.PI) / 180);
+  let along = 0;
+  for (let k = 0; k < 600; k++) along += (r.gale[3 * k] - r.rest[3 * k]) * dx + (r.gale[3 * k + 2] - r.rest[3 * k + 2]) * dz;
+  assert.ok(along / 600 > 0.003, `a 24 m/s wind moved the tops ${along / 600} m downwind on average`);
+  for (const c of [r.twinNear, r.twinLeaves, r.twinFar]) {
+    assert.ok(c.maxError < 2e-4, `GPU and twin differ by ${c.maxError} m`);
+    assert.ok(c.maxDisplacement > 1e-3, `the check moved vertices ${c.maxDisplacement} m`);
+  }
+  assert.equal(r.stats.nonFinite, false);
+  await hidePanel(page);
+  await until(() => page.evaluate(() => window.sandbox.step(0)), { message: "the forest's shaders ready", timeout: 60_000 });
+  await shot("forest-gale");
+  // Culling: looking along the ground from the forest's edge, the chunks behind are not drawn.
+  const culled = await page.evaluate(() => {
+    const s = window.sandbox, cam = window.sandboxDebug.scene().activeCamera;
+    const before = s.forest().chunks;
+    cam.radius = 12; cam.beta = 1.45; cam.alpha = 0;
+    s.step(0);
+    return { before, after: s.forest().chunks, levels: s.forest().levels };
+  });
+  log(`chunks on screen: framed ${JSON.stringify(culled.before)}, close and low ${JSON.stringify(culled.after)}; levels ${JSON.stringify(culled.levels)}`);
+  assert.ok(culled.after[0] < culled.after[1], "chunks behind the camera are culled");
+  assert.ok(culled.levels[0] > 0 && culled.levels[1] > 0, "near and middle levels both in use");
+
+  // A blast at one side: the near trees move first.
+  const b = await page.evaluate(() => {
+    const s = window.sandbox;
+    s.wind({ speed: 0, gust: 0, turbulence: 0 });
+    s.step(60);
+    const rest = s.forestProbe();
+    s.windPrimitive({ kind: "blast", x: -50, z: 0, strength: 40, radius: 50 });
+    const moved = [];
+    for (let i = 0; i < 45; i++) {
+      s.step(4);
+      const p = s.forestProbe();
+      moved.push(p.map((v, j) => v - rest[j]));
+    }
+    return { rest, moved };
+  });
+  const arrival = [];
+  for (let k = 0; k < 600; k++) {
+    const m = b.moved.map((d) => Math.hypot(d[3 * k], d[3 * k + 2]));
+    const peak = Math.max(...m);
+    if (peak < 1e-4) continue;
+    arrival.push([Math.hypot(b.rest[3 * k] + 50, b.rest[3 * k + 2]), m.findIndex((x) => x > 0.2 * peak)]);
+  }
+  const near = arrival.filter(([d]) => d < 30).map(([, i]) => i), far = arrival.filter(([d]) => d > 60).map(([, i]) => i);
+  log(`blast: ${arrival.length} trees moved; near arrive at frames ${Math.min(...near) * 4}-${Math.max(...near) * 4}, far ${Math.min(...far) * 4}-${Math.max(...far) * 4}`);
+  assert.ok(near.length > 5 && far.length > 5);
+  assert.ok(Math.max(...near) < Math.min(...far), "the trees near the blast move before the far ones");
+  await page.evaluate(() => {
+    const cam = window.sandboxDebug.scene().activeCamera;
+    cam.radius = 60; cam.beta = 0.9; cam.alpha = -Math.PI / 2;
+  });
+  await until(() => page.evaluate(() => window.sandbox.step(0)), { message: "drawn", timeout: 60_000 });
+  await shot("forest-blast");
+
+  // Bad input: named, and the forest stays.
+  const bad = await attempt(page, () => window.sandbox.forest({ trees: 20000 }));
+  assert.equal(bad.ok, false);
+  assert.match(bad.message, /forest.trees must be a whole number from 1 to 10000/);
+  const lodBad = await attempt(page, () => window.sandbox.forestLod({ near: 100, far: 50 }));
+  assert.match(lodBad.message, /far \(50 m\) must be beyond near \(100 m\)/);
+  assert.equal(await page.evaluate(() => window.sandbox.forest().trees), 600);
+  assert.ok((await page.evaluate(() => window.sandbox.stats().errors.join("\n"))).includes("forest.trees"), "the message reaches the page");
+});
