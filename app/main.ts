@@ -177,6 +177,30 @@ function debugHooks(sandbox: Sandbox, panel: Panel, files: GrammarFiles, labels:
       grove.setCheckTree(tree);
       return compareGpuWithTwin(sandbox.scene, grove.meshes, grove.deformShader, samples);
     },
+    /**
+     * npm run bench's forest figures: `still` makes the forest still (no motion in its shaders, no
+     * wind texture) or moving again; with `frames`, the main thread's ms per frame of the forest's
+     * own work over that many frames: the wind texture (fill and upload) and the clock, and the
+     * levels, culling and instance buffers as when the camera moves every frame.
+     */
+    forestBench(opts: { still?: boolean; frames?: number }) {
+      const view = sandbox.forest.shownView;
+      if (!view) throw new Error("forestBench needs a forest");
+      if (opts.still !== undefined) view.setStill(opts.still);
+      const frames = opts.frames ?? 0;
+      if (frames <= 0) return null;
+      const t = sandbox.clock.time, dt = sandbox.clock.dt, cam = sandbox.env.camera.globalPosition;
+      let update = 0, assign = 0;
+      for (let i = 0; i < frames; i++) {
+        const t0 = performance.now();
+        view.update(t + i * dt, sandbox.windField);
+        const t1 = performance.now();
+        view.assign(cam.x + (i % 2) * 0.01, cam.z, null);
+        assign += performance.now() - t1;
+        update += t1 - t0;
+      }
+      return { updateMs: update / frames, assignMs: assign / frames, trees: view.placement.count };
+    },
     /** The forest's vertex shader against its twin (forest-motion.ts), for forest tree `tree` drawn at level `lod`. */
     async forestTwinCheck(samples: number, tree: number, lod: number, part: "bark" | "leaves" = "bark") {
       const view = sandbox.forest.shownView;

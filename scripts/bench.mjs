@@ -19,6 +19,7 @@
 //   --no-jest | --no-browser   skip one part;  --no-record   skip record.exact.fps and .overhead;
 //   --no-frame   skip the frame ratios (`--no-jest --no-frame --no-compare`: the video figures only);
 //   --no-compare   skip compare.4.frame.ratio (four methods side by side over each alone)
+//   --no-forest    skip forest.frame.ratio and forest.cpu.10000.ms (spec/bench/forest.mjs)
 //   --no-export    skip export.motion.habel.s / .mb
 //   --root DIR          serve DIR instead of (building) dist/
 import { spawn } from "node:child_process";
@@ -29,6 +30,7 @@ import { build, isStale, stopBuild } from "./build.mjs";
 import { startServer, repoRoot, distDir } from "./serve.mjs";
 import { launchChromium } from "./browser.mjs";
 import { runCompareBench, runFrameRatioBench } from "../spec/bench/frame-ratio.mjs";
+import { runForestBench } from "../spec/bench/forest.mjs";
 import { runRecordBench, runRecordOverheadBench } from "../spec/bench/record-fps.mjs";
 import { runExportBench } from "../spec/bench/export-motion.mjs";
 
@@ -49,7 +51,7 @@ function emit(text) {
 }
 
 function parseArgs(argv) {
-  const o = { methods: "all", tree: "habel", steps: 60, rounds: 3, jest: true, browser: true, record: true, compare: true, exportMotion: true, frames: true, root: null, check: false };
+  const o = { methods: "all", tree: "habel", steps: 60, rounds: 3, jest: true, browser: true, record: true, compare: true, exportMotion: true, forest: true, frames: true, root: null, check: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -68,6 +70,7 @@ function parseArgs(argv) {
     else if (a === "--no-frame") o.frames = false;
     else if (a === "--no-compare") o.compare = false;
     else if (a === "--no-export") o.exportMotion = false;
+    else if (a === "--no-forest") o.forest = false;
     else if (a === "--root") o.root = resolve(value());
     else if (a === "--check") o.check = true;
     else throw new Error(`unknown option ${a}`);
@@ -136,6 +139,7 @@ async function main() {
         await runRecordOverheadBench(browser.page, server.url, { tree: o.tree, print: emit, progress: note });
       }
       if (o.exportMotion) await runExportBench(browser.page, server.url, { tree: o.tree, print: emit, progress: note });
+      if (o.forest) await runForestBench(browser.page, server.url, { print: emit, progress: note });
     } catch (err) {
       // Report what was measured (and what is missing) before failing.
       note(`browser bench failed: ${err && err.stack ? err.stack : err}`);
@@ -143,7 +147,7 @@ async function main() {
     }
     await cleanup();
   }
-  const expected = expectedFigures(targets, { jest: o.jest, methods: o.browser && o.frames ? o.methods : null, compare: o.browser && o.compare, record: o.browser && o.record, exportMotion: o.browser && o.exportMotion });
+  const expected = expectedFigures(targets, { jest: o.jest, methods: o.browser && o.frames ? o.methods : null, compare: o.browser && o.compare, record: o.browser && o.record, exportMotion: o.browser && o.exportMotion, forest: o.browser && o.forest });
   const result = checkFigures(printed, targets, expected);
   for (const line of formatCheck(result)) note(line);
   if (o.check && !result.ok) {

@@ -164,6 +164,8 @@ export class ForestBuckets {
   /** Each tree's chunk (row-major, -z first). */
   readonly chunkOf: Int32Array;
   private readonly w = new Float64Array(2);
+  /** Per tree, what assign writes that the camera does not change: s cos yaw, s sin yaw, cos yaw, sin yaw, 1 / stiffness. */
+  private readonly fixed: Float32Array;
 
   constructor(readonly placement: ForestPlacement, readonly variants: number, readonly area: number) {
     this.chunks = Math.max(1, Math.min(8, Math.round(area / 40)));
@@ -173,7 +175,10 @@ export class ForestBuckets {
     this.level = new Uint8Array(placement.count);
     this.chunkOf = new Int32Array(placement.count);
     const capacity = (this.capacity = new Int32Array(this.bucketCount));
+    this.fixed = new Float32Array(5 * placement.count);
     for (let t = 0; t < placement.count; t++) {
+      const c = Math.cos(placement.yaw[t]), sn = Math.sin(placement.yaw[t]), sc = placement.scale[t];
+      this.fixed.set([c * sc, sn * sc, c, sn, 1 / placement.stiffness[t]], 5 * t);
       const cx = Math.min(this.chunks - 1, Math.max(0, Math.floor((placement.x[t] + area / 2) / this.chunkSize)));
       const cz = Math.min(this.chunks - 1, Math.max(0, Math.floor((placement.z[t] + area / 2) / this.chunkSize)));
       this.chunkOf[t] = cz * this.chunks + cx;
@@ -198,25 +203,25 @@ export class ForestBuckets {
    * chunk is on screen (`visible[chunk]` non-zero; null: every chunk) written into the buckets.
    */
   assign(cx: number, cz: number, bands: ForestLodBands, visible: Uint8Array | null = null): void {
-    const p = this.placement, w = this.w, counts = this.counts;
+    const p = this.placement, w = this.w, counts = this.counts, f = this.fixed;
     counts.fill(0);
     for (let t = 0; t < p.count; t++) {
-      const x = p.x[t], z = p.z[t];
-      const level = lodAt(Math.hypot(x - cx, z - cz), bands, w);
+      const x = p.x[t], z = p.z[t], dx = x - cx, dz = z - cz;
+      const level = lodAt(Math.sqrt(dx * dx + dz * dz), bands, w);
       this.level[t] = level;
       if (visible && !visible[this.chunkOf[t]]) continue;
       const k = p.variant[t] * LOD_LEVELS + level;
       const i = counts[k]++;
-      const s = p.scale[t], c = Math.cos(p.yaw[t]), sn = Math.sin(p.yaw[t]);
-      const m = this.matrices[k], o = MATRIX_FLOATS * i;
+      const m = this.matrices[k], o = MATRIX_FLOATS * i, q = 5 * t;
+      const sc = f[q], ss = f[q + 1];
       // Row vectors (Babylon): x -> (c, 0, s), y -> up, z -> (-s, 0, c), scaled; then the translation.
-      m[o] = c * s; m[o + 1] = 0; m[o + 2] = sn * s; m[o + 3] = 0;
-      m[o + 4] = 0; m[o + 5] = s; m[o + 6] = 0; m[o + 7] = 0;
-      m[o + 8] = -sn * s; m[o + 9] = 0; m[o + 10] = c * s; m[o + 11] = 0;
+      m[o] = sc; m[o + 1] = 0; m[o + 2] = ss; m[o + 3] = 0;
+      m[o + 4] = 0; m[o + 5] = p.scale[t]; m[o + 6] = 0; m[o + 7] = 0;
+      m[o + 8] = -ss; m[o + 9] = 0; m[o + 10] = sc; m[o + 11] = 0;
       m[o + 12] = x; m[o + 13] = 0; m[o + 14] = z; m[o + 15] = 1;
-      const tr = this.trees[k], ld = this.lods[k];
-      tr[4 * i] = x; tr[4 * i + 1] = z; tr[4 * i + 2] = p.phase[t]; tr[4 * i + 3] = 1 / p.stiffness[t];
-      ld[4 * i] = c; ld[4 * i + 1] = sn; ld[4 * i + 2] = w[0]; ld[4 * i + 3] = w[1];
+      const tr = this.trees[k], ld = this.lods[k], j = 4 * i;
+      tr[j] = x; tr[j + 1] = z; tr[j + 2] = p.phase[t]; tr[j + 3] = f[q + 4];
+      ld[j] = f[q + 2]; ld[j + 1] = f[q + 3]; ld[j + 2] = w[0]; ld[j + 3] = w[1];
     }
   }
 }

@@ -165,6 +165,8 @@ export class ForestControl {
     const view = new ForestView(this.host.scene, variants, scatterForest(spec), spec.area, this.bands);
     this.clear();
     this.view = view;
+    // The levels and the chunks on screen for the camera as it is (the next frame looks again).
+    view.cull(this.host.camera());
     this.motions = variants.map((v) => new ForestMotion(v.table, view.grid));
     this.spec = spec;
   }

@@ -58,6 +58,9 @@ class ForestPluginMaterial extends MaterialPluginBase {
   override getClassName(): string {
     return "ForestPluginMaterial";
   }
+  setEnabled(on: boolean): void {
+    this._enable(on);
+  }
   override isCompatible(shaderLanguage: ShaderLanguage): boolean {
     return shaderLanguage === ShaderLanguage.GLSL;
   }
@@ -116,6 +119,8 @@ export class ForestView {
   /** Per bucket, its meshes (bark, then leaves when the variant has them). */
   readonly bucketMeshes: Mesh[][] = [];
   readonly materials: StandardMaterial[] = [];
+  private readonly plugins: ForestPluginMaterial[] = [];
+  private still = false;
   private readonly tables: RawTexture[] = [];
   private readonly clock = new Float32Array(4);
   private readonly grids: Float32Array[] = [];
@@ -170,7 +175,7 @@ export class ForestView {
           mesh.setVerticesData(BINDING_ATTRIBUTES.wVector, a.wVector, false, 4);
           mesh.setVerticesData(FOREST_DROP_ATTRIBUTE, a.drop, false, 4);
           const m = copyStandardMaterial(source, `forest ${v.name} ${role} ${lod}`, scene);
-          new ForestPluginMaterial(m, bindings, lod);
+          this.plugins.push(new ForestPluginMaterial(m, bindings, lod));
           this.materials.push(m);
           mesh.material = m;
           mesh.isPickable = false;
@@ -199,6 +204,7 @@ export class ForestView {
 
   /** The frame's CPU work before the scene draws: the wind texture for time t and the clock. */
   update(t: number, wind: { sample(x: number, y: number, z: number, t: number, out: Float64Array, o?: number): void }): void {
+    if (this.still) return;
     this.grid.fill(wind, t);
     this.windTexture.update(this.grid.data);
     this.clock[0] = t;
@@ -243,6 +249,15 @@ export class ForestView {
         mesh.thinInstanceBufferUpdated(FOREST_LOD_ATTRIBUTE);
       }
     }
+  }
+
+  /**
+   * A still forest (the benchmark's baseline, `npm run bench`'s forest.frame.ratio): the materials
+   * without the motion (their shaders recompile) and no wind texture; false puts both back.
+   */
+  setStill(on: boolean): void {
+    this.still = on;
+    for (const p of this.plugins) p.setEnabled(!on);
   }
 
   /** Trees drawn at each level after the last assignment. */

@@ -13,7 +13,7 @@ function loadTargets(file = TARGETS_FILE) {
   for (const [name, t] of Object.entries(figures)) {
     if (t.direction !== "max" && t.direction !== "min") throw new Error(`${file}: ${name}: direction must be "max" or "min", not ${JSON.stringify(t.direction)}`);
     if (t.target !== null && !Number.isFinite(t.target)) throw new Error(`${file}: ${name}: target must be a number or null`);
-    if (!["jest", "frame", "compare", "record", "export"].includes(t.source)) throw new Error(`${file}: ${name}: unknown source ${JSON.stringify(t.source)}`);
+    if (!["jest", "frame", "compare", "record", "export", "forest"].includes(t.source)) throw new Error(`${file}: ${name}: unknown source ${JSON.stringify(t.source)}`);
     if (!t.why) throw new Error(`${file}: ${name}: says no why`);
   }
   return figures;
@@ -31,13 +31,14 @@ function meets(value, t) {
  * frame ratios of `methods` ("all": every method's; an array of ids; empty or null: none); the
  * compare and record figures when those ran.
  */
-function expectedFigures(targets, { jest = true, methods = "all", compare = true, record = true, exportMotion = true } = {}) {
+function expectedFigures(targets, { jest = true, methods = "all", compare = true, record = true, exportMotion = true, forest = true } = {}) {
   const names = [];
   for (const [name, t] of Object.entries(targets)) {
     if (t.source === "jest" ? jest
       : t.source === "compare" ? compare
         : t.source === "record" ? record
           : t.source === "export" ? exportMotion
+            : t.source === "forest" ? forest
             : methods === "all" || (Array.isArray(methods) && methods.some((id) => name.startsWith(`${id}.frame.`)))) names.push(name);
   }
   return names;

@@ -31,7 +31,7 @@ export interface CheckResult {
 export const TARGETS_FILE: string;
 export function loadTargets(file?: string): Targets;
 export function meets(value: unknown, t: Pick<Target, "target" | "direction">): boolean;
-export function expectedFigures(targets: Targets, parts?: { jest?: boolean; methods?: "all" | string[] | null; compare?: boolean; record?: boolean; exportMotion?: boolean }): string[];
+export function expectedFigures(targets: Targets, parts?: { jest?: boolean; methods?: "all" | string[] | null; compare?: boolean; record?: boolean; exportMotion?: boolean; forest?: boolean }): string[];
 export function checkFigures(lines: Line[], targets: Targets, expected?: string[]): CheckResult;
 export function annotate(line: Line, targets: Targets): Line & { target?: number; direction?: "max" | "min"; met?: boolean };
 export function formatCheck(r: CheckResult): string[];
