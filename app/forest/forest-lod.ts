@@ -225,3 +225,15 @@ export class ForestBuckets {
     }
   }
 }
+
+/** The page address's text of the bands: "near,far,band". */
+export function formatLod(b: ForestLodBands): string {
+  return `${b.near},${b.far},${b.band}`;
+}
+
+/** Reads formatLod's text (validate with validateLod). */
+export function parseLod(text: string): ForestLodBands {
+  const parts = text.split(",").map(Number);
+  if (parts.length !== 3) throw new RangeError("forestLod must read near,far,band in metres (e.g. 35,90,12)");
+  return { near: parts[0], far: parts[1], band: parts[2] };
+}

@@ -121,3 +121,16 @@ export function scatterForest(spec: ForestSpec): ForestPlacement {
   }
   return out;
 }
+
+/** The page address's text of a forest: "trees,area,variant+variant,seed" (e.g. "400,120,current+demo,1"). */
+export function formatForest(spec: ForestSpec): string {
+  return `${spec.trees},${spec.area},${spec.variants.join("+")},${spec.seed}`;
+}
+
+/** Reads formatForest's text (variants joined by "+", which a typed address reads as a space: either splits); a RangeError says what is wrong (validate the result with validateForestSpec). */
+export function parseForest(text: string): ForestSpec {
+  const parts = text.split(",");
+  if (parts.length !== 4) throw new RangeError(`forest must read trees,area,variants,seed (e.g. 400,120,current+demo,1)`);
+  const [trees, area, variants, seed] = parts;
+  return { trees: Number(trees), area: Number(area), variants: variants.split(/[+ ]/).filter(Boolean), seed: Number(seed) };
+}

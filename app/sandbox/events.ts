@@ -29,7 +29,7 @@ import { Observable } from "@babylonjs/core/Misc/observable";
 export type SandboxChange = "tree" | "views" | "focus" | "wind" | "windPlayed" | "timeline" | "params" | "display" | "progress" | "selection" | "actions" | "paused" | "plot" | "physics" | "reference" | "calibration" | "primitives" | "forest";
 
 /** The changes the page address keeps. */
-export const ADDRESS_CHANGES: ReadonlySet<SandboxChange> = new Set<SandboxChange>(["tree", "views", "wind", "timeline", "params", "display", "physics", "primitives"]);
+export const ADDRESS_CHANGES: ReadonlySet<SandboxChange> = new Set<SandboxChange>(["tree", "views", "wind", "timeline", "params", "display", "physics", "primitives", "forest"]);
 
 /** How many errors `recent` keeps. */
 const ERROR_LOG = 20;

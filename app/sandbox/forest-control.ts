@@ -16,8 +16,8 @@ import type { TreeGeometry } from "../tree/geometry";
 import type { TreeSkeleton } from "../tree/skeleton";
 import type { WindField } from "../wind/wind-field";
 import { ForestMotion, forestVariantTable, type ForestVariantTable } from "../forest/forest-motion";
-import { DEFAULT_LOD, validateLod, type ForestLodBands } from "../forest/forest-lod";
-import { CURRENT_VARIANT, scatterForest, validateForestSpec, type ForestSpec } from "../forest/scatter";
+import { DEFAULT_LOD, formatLod, validateLod, type ForestLodBands } from "../forest/forest-lod";
+import { CURRENT_VARIANT, formatForest, parseForest, scatterForest, validateForestSpec, type ForestSpec } from "../forest/scatter";
 import { isTreePreset, presetTree } from "./tree-source";
 import type { SandboxChange } from "./events";
 import { ForestView, type ForestVariant } from "./forest-view";
@@ -86,12 +86,22 @@ export class ForestControl {
       return null;
     }
     const full = validateForestSpec(spec, (n) => n === CURRENT_VARIANT || isTreePreset(n));
-    const first = this.spec === null;
     this.build(full);
-    // A forest turned on: the camera steps back to show the trees around the one on show.
-    if (first) this.host.frame(this.view!.height, Math.min(full.area * 0.6, 70));
     this.host.changed("forest");
     return this.info();
+  }
+
+  /** The page address's forest: validated now, built with the tree (rebuild()). */
+  restore(text: string): void {
+    this.spec = validateForestSpec(parseForest(text), (n) => n === CURRENT_VARIANT || isTreePreset(n));
+  }
+
+  /** The page address's texts: the forest ("" for none) and its bands. */
+  get text(): string {
+    return this.spec ? formatForest(this.spec) : "";
+  }
+  get lodText(): string {
+    return formatLod(this.bands);
   }
 
   /** Sets the levels of detail's distance bands (validated). */
@@ -163,6 +173,8 @@ export class ForestControl {
       return { name, skeleton: tree.skeleton, geometry: tree.geometry, table, bark: shown.bark, leaves: shown.leaves };
     });
     const view = new ForestView(this.host.scene, variants, scatterForest(spec), spec.area, this.bands);
+    // A forest where there was none: the camera steps back to show the trees around the one on show.
+    if (!this.view) this.host.frame(view.height, Math.min(spec.area * 0.6, 70));
     this.clear();
     this.view = view;
     // The levels and the chunks on screen for the camera as it is (the next frame looks again).

@@ -29,6 +29,7 @@ import { DEFAULT_WIND, WindField, type WindSettings } from "../wind/wind-field";
 import type { SandboxPanelApi, SandboxStats } from "./api";
 import { FixedClock } from "./clock";
 import { ForestControl } from "./forest-control";
+import { parseLod } from "../forest/forest-lod";
 import { createEnvironment, type Environment } from "./environment";
 import { CalibrationControl, type OffscreenSandbox } from "./calibration-control";
 import { canvasNotice, ContextLossBehavior } from "./context-loss";
@@ -205,6 +206,7 @@ export class Sandbox {
       setRenderMode: (mode) => this.views.setRenderMode(mode),
       setTimeline: (tl) => this.windControl.setTimeline(tl, 0),
       setPrimitives: (list) => this.windControl.primitives.restore(list),
+      setForest: (text) => this.forest.restore(text), setForestLod: (text) => this.forest.setLod(parseLod(text)),
       setDisplay: (d) => this.views.applyDisplay(d),
       setPhysics: (patch) => this.physics.set(patch),
     }, (name) => modelSample(name) !== undefined);
@@ -240,7 +242,7 @@ export class Sandbox {
     const v = this.views;
     const params: Record<string, ReturnType<MethodControls["get"]>> = {};
     for (const id of v.methodIds) params[id] = this.methods.get(id);
-    return { ...this.trees.addressFields(), methods: v.methodIds, mode: v.renderMode, wind: this.windField.settings(), timeline: this.windControl.current, primitives: this.windControl.primitives.text(), display: v.display, params, physics: this.physics.get() };
+    return { ...this.trees.addressFields(), methods: v.methodIds, mode: v.renderMode, wind: this.windField.settings(), timeline: this.windControl.current, primitives: this.windControl.primitives.text(), forest: this.forest.text, forestLod: this.forest.lodText, display: v.display, params, physics: this.physics.get() };
   }
 
   private frame(): void {

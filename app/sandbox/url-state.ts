@@ -5,6 +5,7 @@
  *    &gust=0.3&seed=1&vertical=0&mode=shaded&bark=on&background=on&shadows=on&procedural-wind.damping=0.7
  *    &timeline=loop|0,6,0,0.3;10,20,90,0.5   (a wind timeline, when one plays: conditions.ts's text)
  *    &primitives=blast,8,0,20,8,inf,3.5;fan,-10,0,12,2,30,0,0   (wind primitives placed: primitives.ts's text)
+ *    &forest=400,120,current+demo,1&forestLod=35,90,12   (a forest: app/forest's texts)
  * Keys an older address lacks (vertical, bark, background, shadows) keep their defaults. A field
  * whose text cannot be read (depth=abc, bark=maybe) is left out and kept in `unreadable`, so that
  * url-sync.ts can name it.
@@ -41,6 +42,9 @@ export interface UrlState {
   timeline?: string;
   /** The wind primitives' text (parsed by primitives.ts's parsePrimitives, which says what is wrong). */
   primitives?: string;
+  /** The forest's and its levels' texts (app/forest/scatter.ts, forest-lod.ts). */
+  forest?: string;
+  forestLod?: string;
   wind: Partial<Record<keyof WindSettings, string>>;
   /** Display settings the address names (on/off, true/false, 1/0); others are left out. */
   display: Partial<DisplaySettings>;
@@ -75,6 +79,8 @@ export function parseHash(hash: string): UrlState {
   out.mode = q.get("mode") ?? undefined;
   out.timeline = q.get("timeline") ?? undefined;
   out.primitives = q.get("primitives") ?? undefined;
+  out.forest = q.get("forest") ?? undefined;
+  out.forestLod = q.get("forestLod") ?? undefined;
   for (const k of WIND_KEYS) {
     const v = q.get(k);
     if (v !== null) out.wind[k] = v;
@@ -96,7 +102,7 @@ export function parseHash(hash: string): UrlState {
   return out;
 }
 
-export function formatHash(s: { tree: string; model?: string; depth: number; taper: number; method: string; mode: string; wind: WindSettings; timeline?: string; primitives?: string; display?: DisplaySettings; params: Record<string, Params>; physics?: Params }): string {
+export function formatHash(s: { tree: string; model?: string; depth: number; taper: number; method: string; mode: string; wind: WindSettings; timeline?: string; primitives?: string; forest?: string; forestLod?: string; display?: DisplaySettings; params: Record<string, Params>; physics?: Params }): string {
   const q = new URLSearchParams();
   q.set("tree", s.tree);
   if (s.model) q.set("model", s.model);
@@ -107,6 +113,8 @@ export function formatHash(s: { tree: string; model?: string; depth: number; tap
   for (const k of WIND_KEYS) if (s.wind[k] !== undefined) q.set(k, String(round(s.wind[k])));
   if (s.timeline) q.set("timeline", s.timeline);
   if (s.primitives) q.set("primitives", s.primitives);
+  if (s.forest) q.set("forest", s.forest);
+  if (s.forest && s.forestLod) q.set("forestLod", s.forestLod);
   if (s.display) for (const [k, key] of Object.entries(DISPLAY_KEYS) as [keyof DisplaySettings, string][]) q.set(key, s.display[k] ? "on" : "off");
   if (s.physics) for (const [k, v] of Object.entries(s.physics)) q.set(`${PHYSICS_KEY}.${k}`, typeof v === "number" ? String(round(v)) : String(v));
   for (const id of Object.keys(s.params)) {

@@ -32,6 +32,9 @@ export interface AddressState {
   timeline: WindTimeline | null;
   /** The wind primitives placed, as primitives.ts's text ("" for none). */
   primitives: string;
+  /** The forest's text ("" for none) and its levels' (app/forest). */
+  forest: string;
+  forestLod: string;
   display: DisplaySettings;
   /** The parameters of the methods on show. */
   params: Record<string, Params>;
@@ -47,6 +50,9 @@ export interface AddressTarget {
   setRenderMode(mode: RenderMode): void;
   setTimeline(tl: WindTimeline): void;
   setPrimitives(list: WindPrimitiveSpec[]): void;
+  /** A forest to build once the tree is (validated here), and its levels' bands. */
+  setForest(text: string): void;
+  setForestLod(text: string): void;
   setDisplay(d: DisplaySettings): void;
   setPhysics(patch: Record<string, string>): void;
 }
@@ -165,6 +171,8 @@ export class UrlSync {
       });
     }
     if (s.primitives !== undefined) attempt("primitives", s.primitives, (st) => st.primitives || "none", () => target.setPrimitives(parsePrimitives(s.primitives!)));
+    if (s.forest !== undefined) attempt("forest", s.forest, (st) => st.forest || "none", () => target.setForest(s.forest!));
+    if (s.forestLod !== undefined) attempt("forestLod", s.forestLod, (st) => st.forestLod, () => target.setForestLod(s.forestLod!));
     target.setDisplay({ ...DEFAULT_DISPLAY, ...s.display });
 
     return { tree: sampleId ? undefined : tree, depth, taper, model: modelUrl ? { url: modelUrl } : sampleId ? { preset: sampleId } : null };
@@ -197,7 +205,7 @@ export class UrlSync {
     if (!s) return "";
     return formatHash({
       tree: s.tree, model: s.model, depth: s.depth, taper: s.taper, method: s.methods.join(","), mode: s.mode, wind: s.wind,
-      timeline: s.timeline ? formatTimeline(s.timeline) : undefined, primitives: s.primitives || undefined, display: s.display, params: s.params, physics: s.physics,
+      timeline: s.timeline ? formatTimeline(s.timeline) : undefined, primitives: s.primitives || undefined, forest: s.forest || undefined, forestLod: s.forestLod, display: s.display, params: s.params, physics: s.physics,
     });
   }
 

@@ -5,6 +5,8 @@ import { DEFAULT_DISPLAY } from "../../app/sandbox/url-state";
 import { DEFAULT_WIND, WindField } from "../../app/wind/wind-field";
 import { WindPrimitives } from "../../app/sandbox/wind-primitives";
 import { formatPrimitives, parsePrimitives } from "../../app/wind/primitives";
+import { formatForest, parseForest, validateForestSpec } from "../../app/forest/scatter";
+import { DEFAULT_LOD, formatLod, parseLod, validateLod } from "../../app/forest/forest-lod";
 
 describe("URL hash state", () => {
   it("round-trips tree, method, wind and parameters", () => {
@@ -80,6 +82,7 @@ describe("UrlSync.restore: each bad field falls back to its default alone, and o
     let shown = ["spectral-beam"];
     const params: Record<string, Record<string, number>> = { "spectral-beam": { damping: 0.5 } };
     let mode = "shaded";
+    let forest = "", forestLod = formatLod(DEFAULT_LOD);
     const prims = new WindPrimitives(wind, () => 0, () => undefined, null);
     const target: AddressTarget = {
       setWind: (patch) => wind.set(patch as never),
@@ -99,15 +102,30 @@ describe("UrlSync.restore: each bad field falls back to its default alone, and o
       setPrimitives: (list) => prims.restore(list),
       setDisplay: () => undefined,
       setPhysics: () => undefined,
+      setForest: (text) => (forest = formatForest(validateForestSpec(parseForest(text), (n) => ["current", "demo"].includes(n)))),
+      setForestLod: (text) => (forestLod = formatLod(validateLod(parseLod(text)))),
     };
     let tree: ReturnType<UrlSync["restore"]> | null = null;
-    const state = (): AddressState | null => (tree ? { tree: tree.tree ?? "habel", depth: tree.depth ?? 10, taper: tree.taper ?? 0.6, methods: shown, mode: mode as AddressState["mode"], wind: wind.settings(), timeline: null, primitives: prims.text(), display: { ...DEFAULT_DISPLAY }, params, physics: {} } : null);
+    const state = (): AddressState | null => (tree ? { tree: tree.tree ?? "habel", depth: tree.depth ?? 10, taper: tree.taper ?? 0.6, methods: shown, mode: mode as AddressState["mode"], wind: wind.settings(), timeline: null, primitives: prims.text(), forest, forestLod, display: { ...DEFAULT_DISPLAY }, params, physics: {} } : null);
     const sync = new UrlSync({ add: () => null }, state, (m) => warnings.push(m));
     tree = sync.restore(hash, "", target, (name) => name === "pine");
     sync.restored();
     sync.dispose();
-    return { tree, warnings, wind: wind.settings(), shown, params, mode, primitives: prims.list() };
+    return { tree, warnings, wind: wind.settings(), shown, params, mode, primitives: prims.list(), forest, forestLod, hash: sync.hash() };
   }
+
+  it("a forest and its levels of detail: kept, written back, and a bad one named", () => {
+    const r = restore("#tree=demo&forest=300,90,current+demo,4&forestLod=30,80,10");
+    expect(r.warnings).toEqual([]);
+    expect([r.forest, r.forestLod]).toEqual(["300,90,current+demo,4", "30,80,10"]);
+    expect(r.hash).toContain("forest=300%2C90%2Ccurrent%2Bdemo%2C4&forestLod=30%2C80%2C10");
+    const bad = restore("#tree=demo&forest=20000,90,current,1&forestLod=90,30,10");
+    expect(bad.forest).toBe("");
+    expect(bad.warnings).toEqual([
+      "Address: forest '20000,90,current,1': forest.trees must be a whole number from 1 to 10000 (using none); forestLod '90,30,10': forestLod: far (30 m) must be beyond near (90 m) (using 35,90,12)",
+    ]);
+    expect(restore("#tree=demo").hash).not.toContain("forest");
+  });
 
   it("an unknown method", () => {
     const r = restore("#tree=demo&method=foo&speed=9");
