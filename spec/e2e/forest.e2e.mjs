@@ -13,10 +13,10 @@ test("forest: instanced trees move by the wind where they stand, the GPU as the 
   await scrollPanelTo(page, "forest.on");
   await clickControl(page, "forest.on");
   await until(() => page.evaluate(() => window.sandbox.forest() === null), { message: "the forest off from the panel" });
-  await until(() => page.evaluate(() => !location.hash.includes("forest=")), { message: "the forest out of the address" });
+  await until(() => page.evaluate(() => !window.location.hash.includes("forest=")), { message: "the forest out of the address" });
   await clickControl(page, "forest.on");
   await until(() => page.evaluate(() => window.sandbox.forest()?.trees === 400), { message: "a forest from the panel" });
-  await until(() => page.evaluate(() => location.hash.includes("forest=400%2C120%2Ccurrent%2C1")), { message: "the forest in the address" });
+  await until(() => page.evaluate(() => window.location.hash.includes("forest=400%2C120%2Ccurrent%2C1")), { message: "the forest in the address" });
   const status = await page.evaluate(() => window.sandboxDebug.panelText?.("forest.status") ?? null);
   log(`panel: ${status}`);
   const r = await page.evaluate(async () => {
