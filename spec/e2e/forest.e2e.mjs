@@ -23,7 +23,7 @@ test("forest: instanced trees move by the wind where they stand, the GPU as the 
     const s = window.sandbox;
     s.pause();
     s.wind({ speed: 0, gust: 0, turbulence: 0, vertical: 0, direction: 0 });
-    s.forest({ trees: 600, area: 110, seed: 5 });
+    s.forest({ trees: 300, area: 120, seed: 5 });
     s.step(1);
     const rest = s.forestProbe();
     s.step(90);
@@ -36,19 +36,19 @@ test("forest: instanced trees move by the wind where they stand, the GPU as the 
     const twinFar = await window.sandboxDebug.forestTwinCheck(300, 2, 2, "bark");
     // The same seed again: the same forest, the same motion at the same time.
     s.forest(null);
-    s.forest({ trees: 600, area: 110, seed: 5 });
+    s.forest({ trees: 300, area: 120, seed: 5 });
     const again = s.forestProbe();
     return { rest, still, gale, again, twinNear, twinLeaves, twinFar, info: s.forest(), stats: s.stats() };
   });
   log(`levels ${JSON.stringify(r.info.levels)}, vertices ${JSON.stringify(r.info.vertices)}; twin near ${JSON.stringify(r.twinNear)}, leaves ${JSON.stringify(r.twinLeaves)}, far ${JSON.stringify(r.twinFar)}`);
-  assert.equal(r.rest.length, 3 * 600);
+  assert.equal(r.rest.length, 3 * 300);
   assert.deepEqual(r.still, r.rest, "still air keeps every tree still");
   assert.deepEqual(r.again, r.gale, "the same seed gives the same forest and motion");
   // Downwind (20°): the tops' mean shift along the wind is positive.
   const dx = Math.cos((20 * Math.PI) / 180), dz = Math.sin((20 * Math.PI) / 180);
   let along = 0;
-  for (let k = 0; k < 600; k++) along += (r.gale[3 * k] - r.rest[3 * k]) * dx + (r.gale[3 * k + 2] - r.rest[3 * k + 2]) * dz;
-  assert.ok(along / 600 > 0.003, `a 24 m/s wind moved the tops ${along / 600} m downwind on average`);
+  for (let k = 0; k < 300; k++) along += (r.gale[3 * k] - r.rest[3 * k]) * dx + (r.gale[3 * k + 2] - r.rest[3 * k + 2]) * dz;
+  assert.ok(along / 300 > 0.003, `a 24 m/s wind moved the tops ${along / 300} m downwind on average`);
   for (const c of [r.twinNear, r.twinLeaves, r.twinFar]) {
     assert.ok(c.maxError < 2e-4, `GPU and twin differ by ${c.maxError} m`);
     assert.ok(c.maxDisplacement > 1e-3, `the check moved vertices ${c.maxDisplacement} m`);
@@ -85,7 +85,7 @@ test("forest: instanced trees move by the wind where they stand, the GPU as the 
     return { rest, moved };
   });
   const arrival = [];
-  for (let k = 0; k < 600; k++) {
+  for (let k = 0; k < 300; k++) {
     const m = b.moved.map((d) => Math.hypot(d[3 * k], d[3 * k + 2]));
     const peak = Math.max(...m);
     if (peak < 1e-4) continue;
@@ -108,6 +108,6 @@ test("forest: instanced trees move by the wind where they stand, the GPU as the 
   assert.match(bad.message, /forest.trees must be a whole number from 1 to 10000/);
   const lodBad = await attempt(page, () => window.sandbox.forestLod({ near: 100, far: 50 }));
   assert.match(lodBad.message, /far \(50 m\) must be beyond near \(100 m\)/);
-  assert.equal(await page.evaluate(() => window.sandbox.forest().trees), 600);
+  assert.equal(await page.evaluate(() => window.sandbox.forest().trees), 300);
   assert.ok((await page.evaluate(() => window.sandbox.stats().errors.join("\n"))).includes("forest.trees"), "the message reaches the page");
 });
