@@ -373,4 +373,29 @@ describe("Sandbox under NullEngine", () => {
     expect(before).toBeGreaterThan(0);
     expect(api.events.changes.observers.length + api.events.errors.observers.length).toBe(0);
   });
+  it("a forest comes and goes whole: built, probed, rebuilt around a new tree, removed with nothing left behind", async () => {
+    await open("#tree=demo&method=procedural-wind");
+    sandbox.step(1);
+    const start = census(sandbox.scene);
+    const info = api.forest({ trees: 120, area: 60, variants: ["current", "conifer"], seed: 9 })!;
+    expect([info.trees, info.variants, info.levels.reduce((a, b) => a + b, 0)]).toEqual([120, ["current", "conifer"], 120]);
+    sandbox.step(3);
+    const tops = api.forestProbe();
+    expect(tops).toHaveLength(360);
+    expect(tops.every(Number.isFinite)).toBe(true);
+    expect(census(sandbox.scene).meshes).toBeGreaterThan(start.meshes);
+    // A bad spec changes nothing.
+    expect(() => api.forest({ trees: -1 })).toThrow(/forest.trees must be a whole number/);
+    expect(api.forest()!.trees).toBe(120);
+    // A new tree: the same forest around it.
+    await api.loadTree({ preset: "sympodial" });
+    expect(api.forest()!.trees).toBe(120);
+    expect(api.forestProbe()).toHaveLength(360);
+    api.forest(null);
+    expect(api.forest()).toBeNull();
+    expect(api.forestProbe()).toEqual([]);
+    await api.loadTree({ preset: "demo" });
+    sandbox.step(1);
+    expect([census(sandbox.scene), observerMap(sandbox.scene)]).toEqual([start, expect.anything()]);
+  });
 });
