@@ -2,7 +2,7 @@
  * Levels of detail of the forest (Zioma 2007 §6.3.2: "simulation LOD"), plain TypeScript:
  * - bands: near trees (closer than `near`) get the full hierarchy and geometry (level 0); farther
  *   ones (to `far`) the trunk and first-level branches (level 1); the farthest the trunk only
- *   (level 2). Across `band` metres before each boundary the dropped branches' motion fades out
+ *   (level 2), with half and then an eighth of the leaves. Across `band` metres before each boundary the dropped branches' motion fades out
  *   (w2, then w1) and their geometry shrinks to its anchor, so a tree changes level with nothing
  *   left to pop.
  * - geometry: each variant's bark and leaves cut to what a level keeps (lodArrays), every vertex
@@ -71,7 +71,7 @@ export interface LodArrays {
 /**
  * forestDrop of every vertex (4 per vertex). Bark: branches of level 2 and more go at level 1, of
  * level 1 at level 2, shrinking to their origin. Leaves (each connected card): half go at level 1,
- * a quarter more at level 2, shrinking to the card's centre; the rank is seeded per card.
+ * three eighths more at level 2 (an eighth stays), shrinking to the card's centre; the rank is seeded per card.
  */
 export function dropAttributes(arrays: MeshArrays, skeleton: TreeSkeleton, leaves: boolean): Float32Array {
   const n = arrays.positions.length / 3, out = new Float32Array(4 * n);
@@ -110,7 +110,7 @@ export function dropAttributes(arrays: MeshArrays, skeleton: TreeSkeleton, leave
     const r = find(v);
     if (rank[r] < 0) rank[r] = rng.next();
     const k = rank[r], c = sum[4 * r + 3];
-    out[4 * v] = k >= 0.5 ? 1 : k >= 0.25 ? 2 : NEVER_DROPPED;
+    out[4 * v] = k >= 0.5 ? 1 : k >= 0.125 ? 2 : NEVER_DROPPED;
     out[4 * v + 1] = sum[4 * r] / c; out[4 * v + 2] = sum[4 * r + 1] / c; out[4 * v + 3] = sum[4 * r + 2] / c;
   }
   return out;
@@ -139,6 +139,9 @@ export function lodArrays(arrays: MeshArrays, drop: Float32Array, lod: number): 
   }
   return { positions, normals, uvs, indices: Uint32Array.from(tri), branchIndex, wVector, drop: dropOut, vertexCount: kept };
 }
+
+/** Shares of the bands tried, largest first, when the trees on screen would pass the vertex budget (0: every tree at the coarsest level). */
+export const BUDGET_SCALES = [1, 0.75, 0.55, 0.4, 0.3, 0.2, 0.14, 0.1, 0.07, 0.05, 0];
 
 /** Floats per instance in each bucket: the matrix (16), tree (4: x, z, phase, 1/stiffness), lod (4: cos yaw, sin yaw, w1, w2). */
 export const MATRIX_FLOATS = 16;
@@ -196,6 +199,32 @@ export class ForestBuckets {
   chunkCentre(c: number, out: Float64Array): void {
     out[0] = -this.area / 2 + ((c % this.chunks) + 0.5) * this.chunkSize;
     out[1] = -this.area / 2 + (Math.floor(c / this.chunks) + 0.5) * this.chunkSize;
+  }
+
+  /**
+   * The largest share k of BUDGET_SCALES such that the trees on screen (chunks `visible`, null:
+   * all), at the levels the bands times k give them, draw at most `budget` vertices; `vertices[
+   * variant × LOD_LEVELS + level]` is one tree's. Writes the vertices drawn at that share into
+   * drawn[0]. No allocation.
+   */
+  budgetScale(cx: number, cz: number, bands: ForestLodBands, vertices: ArrayLike<number>, budget: number, visible: Uint8Array | null, drawn: Float64Array): number {
+    const p = this.placement;
+    let total = 0;
+    for (const k of BUDGET_SCALES) {
+      const near = bands.near * k, far = bands.far * k;
+      total = 0;
+      for (let t = 0; t < p.count; t++) {
+        if (visible && !visible[this.chunkOf[t]]) continue;
+        const dx = p.x[t] - cx, dz = p.z[t] - cz, d = Math.sqrt(dx * dx + dz * dz);
+        total += vertices[p.variant[t] * LOD_LEVELS + (d < near ? 0 : d < far ? 1 : 2)];
+      }
+      if (total <= budget) {
+        drawn[0] = total;
+        return k;
+      }
+    }
+    drawn[0] = total;
+    return 0;
   }
 
   /**

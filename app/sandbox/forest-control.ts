@@ -37,13 +37,20 @@ export interface ForestHost {
   changed(what: SandboxChange): void;
   /** Frames the camera on a stand `height` tall and `width` across. */
   frame(height: number, width: number): void;
+  /** The most vertices the forest may draw a frame on this renderer. */
+  readonly vertexBudget: number;
 }
+
+/** Vertices a frame's forest may draw: a software renderer (SwiftShader, llvmpipe) takes about 0.7 s per million. */
+export const FOREST_VERTEX_BUDGET = { software: 3_000_000, gpu: 40_000_000 } as const;
 
 /** `sandbox.forestInfo()`: the forest on show. */
 export interface ForestInfo extends ForestSpec {
   lod: ForestLodBands;
   /** Trees drawn at each level of detail (near, middle, far) after the last frame. */
   levels: number[];
+  /** Vertices the trees on screen draw a frame, the budget, and the share of the bands in use to stay within it (1: as set). */
+  drawn: { vertices: number; budget: number; lodScale: number };
   /** Chunks of ground on screen after the last frame, and in all (those off screen are not drawn). */
   chunks: [number, number];
   /** Vertices of one tree of each variant at each level of detail (bark and leaves). */
@@ -126,6 +133,7 @@ export class ForestControl {
     return {
       ...s, variants: [...s.variants], lod: { ...this.bands }, levels: v.levelCounts(), note,
       chunks: [v.chunksOnScreen, v.buckets.chunks * v.buckets.chunks],
+      drawn: { vertices: v.drawnVertices, budget: v.vertexBudget, lodScale: v.lodScale },
       vertices: v.levels.map((l) => l.bark.map((b, i) => b.vertexCount + (l.leaves ? l.leaves[i].vertexCount : 0))),
     };
   }
@@ -172,7 +180,7 @@ export class ForestControl {
       if (!table) this.tables.set(name, (table = forestVariantTable(tree.skeleton, material)));
       return { name, skeleton: tree.skeleton, geometry: tree.geometry, table, bark: shown.bark, leaves: shown.leaves };
     });
-    const view = new ForestView(this.host.scene, variants, scatterForest(spec), spec.area, this.bands);
+    const view = new ForestView(this.host.scene, variants, scatterForest(spec), spec.area, this.bands, this.host.vertexBudget);
     // A forest where there was none: the camera steps back to show the trees around the one on show.
     if (!this.view) this.host.frame(view.height, Math.min(spec.area * 0.6, 70));
     this.clear();

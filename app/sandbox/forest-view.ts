@@ -135,7 +135,15 @@ export class ForestView {
   /** The tallest variant's height, m. */
   readonly height: number;
 
-  constructor(scene: Scene, readonly variants: readonly ForestVariant[], readonly placement: ForestPlacement, readonly area: number, bands: ForestLodBands) {
+  /** Vertices of one tree of each variant at each level (variant × LOD_LEVELS + level). */
+  private readonly treeVertices: Float64Array;
+  /** The share of the bands in use (1, or less to stay within the budget) and the vertices drawn. */
+  lodScale = 1;
+  private readonly drawn = new Float64Array(1);
+  private readonly scaled: ForestLodBands = { near: 0, far: 0, band: 0 };
+
+  /** `vertexBudget`: the most vertices the trees on screen may draw a frame (the bands shrink to stay within it). */
+  constructor(scene: Scene, readonly variants: readonly ForestVariant[], readonly placement: ForestPlacement, readonly area: number, bands: ForestLodBands, readonly vertexBudget = Infinity) {
     this.bands = { ...bands };
     this.height = Math.max(...variants.map((v) => treeHeight(v.skeleton)));
     this.grid = new ForestWindGrid(FOREST_WIND_TEXELS, area / 2 + 2);
@@ -150,6 +158,7 @@ export class ForestView {
       this.chunkBoxes.push(new BoundingBox(new Vector3(this.centre[0] - h, -1, this.centre[1] - h), new Vector3(this.centre[0] + h, this.height * 1.25 + 1, this.centre[1] + h)));
     }
     this.visible = new Uint8Array(B.chunks * B.chunks);
+    this.treeVertices = new Float64Array(variants.length * LOD_LEVELS);
     variants.forEach((v, vi) => {
       const table = floatTexture(v.table.data, v.table.width, v.table.height, scene, `forest ${v.name} branches`);
       this.tables.push(table);
@@ -192,6 +201,7 @@ export class ForestView {
         }
         if (role === "bark") lv.bark = arr;
         else lv.leaves = arr;
+        for (let lod = 0; lod < LOD_LEVELS; lod++) this.treeVertices[vi * LOD_LEVELS + lod] += arr[lod].vertexCount;
       }
     });
   }
@@ -236,8 +246,11 @@ export class ForestView {
 
   /** Every tree's level for a camera at (x, z), the trees of the chunks `visible` (null: all) into the instance buffers. */
   assign(camX: number, camZ: number, visible: Uint8Array | null = null): void {
-    const B = this.buckets;
-    B.assign(camX, camZ, this.bands, visible);
+    const B = this.buckets, b = this.bands, sc = this.scaled;
+    // Within the budget: the bands shrink (every band alike) until the trees on screen fit.
+    const k = (this.lodScale = B.budgetScale(camX, camZ, b, this.treeVertices, this.vertexBudget, visible, this.drawn));
+    sc.near = b.near * k; sc.far = b.far * k; sc.band = b.band * k;
+    B.assign(camX, camZ, sc, visible);
     for (let k = 0; k < B.bucketCount; k++) {
       const n = B.counts[k];
       for (const mesh of this.bucketMeshes[k]) {
@@ -258,6 +271,11 @@ export class ForestView {
   setStill(on: boolean): void {
     this.still = on;
     for (const p of this.plugins) p.setEnabled(!on);
+  }
+
+  /** Vertices the trees on screen draw a frame after the last assignment. */
+  get drawnVertices(): number {
+    return this.drawn[0];
   }
 
   /** Trees drawn at each level after the last assignment. */
@@ -281,7 +299,7 @@ export class ForestView {
     const arrays = part === "bark" ? this.levels[variant].bark[lod] : this.levels[variant].leaves![lod];
     const w = new Float64Array(2);
     const d = Math.hypot(p.x[tree] - this.camAt[0], p.z[tree] - this.camAt[1]);
-    lodAt(Number.isFinite(d) ? d : 0, this.bands, w);
+    lodAt(Number.isFinite(d) ? d : 0, this.lodScale === 1 ? this.bands : this.scaled, w);
     const treeV = new Float32Array([p.x[tree], p.z[tree], p.phase[tree], 1 / p.stiffness[tree]]);
     const lodV = new Float32Array([Math.cos(p.yaw[tree]), Math.sin(p.yaw[tree]), w[0], w[1]]);
     const grid = this.grids[variant], clock = this.clock;

@@ -54,6 +54,9 @@ test("forest: instanced trees move by the wind where they stand, the GPU as the 
     assert.ok(c.maxDisplacement > 1e-3, `the check moved vertices ${c.maxDisplacement} m`);
   }
   assert.equal(r.stats.nonFinite, false);
+  // SwiftShader: the software renderer's vertex budget, and the trees on screen within it.
+  assert.equal(r.info.drawn.budget, 3_000_000);
+  assert.ok(r.info.drawn.vertices > 0 && r.info.drawn.vertices <= r.info.drawn.budget, JSON.stringify(r.info.drawn));
   await hidePanel(page);
   await until(() => page.evaluate(() => window.sandbox.step(0)), { message: "the forest's shaders ready", timeout: 60_000 });
   await shot("forest-gale");

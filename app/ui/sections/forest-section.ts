@@ -48,7 +48,11 @@ export function forestSection(sb: SandboxPanelApi, scope: Scope): PanelSection {
     if (!f) return "One tree. Turn the forest on to scatter trees around it, each moved by the wind where it stands.";
     const [n0, n1, n2] = f.levels;
     const v = f.vertices.map((l, i) => `${f.variants[i]} ${l.map((x) => (x >= 1000 ? `${(x / 1000).toFixed(1)}k` : String(x))).join("/")}`).join(", ");
-    return `${f.trees} trees: ${n0} in full, ${n1} trunk and first level, ${n2} trunk only (vertices per tree by level: ${v}). ${f.note}`;
+    const d = f.drawn, m = (x: number) => `${(x / 1e6).toFixed(1)} million`;
+    const budget = d.vertices > d.budget
+      ? ` Past this renderer's ${m(d.budget)} vertices even with every tree at its coarsest: fewer trees, or a smaller tree, draw faster.`
+      : d.lodScale < 1 ? ` The bands are at ${Math.round(d.lodScale * 100)} % to keep within this renderer's ${m(d.budget)} vertices.` : "";
+    return `${f.trees} trees: ${n0} in full, ${n1} trunk and first level, ${n2} trunk only, ${f.chunks[0]} of ${f.chunks[1]} chunks on screen, ${m(d.vertices)} vertices a frame (per tree by level: ${v}).${budget} ${f.note}`;
   };
   let frames = 0;
   return {
