@@ -151,6 +151,28 @@ describe("a small tree's frame", () => {
     expect(diff / big).toBeLessThan(1e-9);
   });
 
+  it("multiplies by the consistent mass in each element's own axes exactly as by the assembled 12 x 12 blocks", () => {
+    const t = new ReferenceTree(handTree().skeleton, mat, { elementsPerSegment: 2 });
+    const fr = t.frame, n = fr.dofCount, x = new Float64Array(n), fast = new Float64Array(n), dense = new Float64Array(n);
+    for (let i = 0; i < n; i++) x[i] = Math.sin(2.3 * i + 0.4) + 0.2 * Math.cos(7.1 * i);
+    fr.massTimes(x, fast);
+    // The assembled product: every element's 12 x 12 block over (parent joint's 6, own 6).
+    for (let j = 1; j < fr.jointCount; j++) {
+      if (fr.length[j] === 0) continue;
+      const pa = 6 * fr.jointParent[j], pb = 6 * j;
+      for (let a = 0; a < 12; a++) {
+        let sum = 0;
+        for (let c = 0; c < 12; c++) sum += fr.mass[144 * j + 12 * a + c] * x[c < 6 ? pa + c : pb + c - 6];
+        dense[a < 6 ? pa + a : pb + a - 6] += sum;
+      }
+    }
+    for (let c = 0; c < 6; c++) dense[c] = 0;
+    let diff = 0, big = 0;
+    for (let i = 0; i < n; i++) { diff = Math.max(diff, Math.abs(fast[i] - dense[i])); big = Math.max(big, Math.abs(dense[i])); }
+    expect(big).toBeGreaterThan(0);
+    expect(diff / big).toBeLessThan(1e-12);
+  });
+
   it("has M-orthonormal modes that satisfy K⁻¹ M φ = φ / ω²", () => {
     const t = new ReferenceTree(handTree().skeleton, mat, { elementsPerSegment: 2 });
     const m = t.modes(8);

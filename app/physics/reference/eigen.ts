@@ -15,7 +15,7 @@ import { symmetricEigen } from "./dense-eigen";
 const { sqrt, abs, max, min } = Math;
 
 export interface LanczosOptions {
-  /** Vectors per block (default 3). */
+  /** Vectors per block (default 2: a round trunk's pairs of equal frequencies, x and z). */
   readonly blockSize?: number;
   /** A Ritz pair is converged when its residual ‖Aᵏ x - θᵏ x‖_M ≤ tolerance · θᵏ (default 1e-8). */
   readonly tolerance?: number;
@@ -71,7 +71,7 @@ function axpy(alpha: number, x: Float64Array, y: Float64Array): void {
 export function lowestModes(frame: BeamFrame, solver: StaticSolver, count: number, options: LanczosOptions = {}): FrameModes {
   const n = frame.dofCount, free = n - 6;
   if (!(Number.isInteger(count) && count >= 1 && count <= free)) throw new RangeError(`count must be a whole number from 1 to ${free}, got ${count}`);
-  const b = min(options.blockSize ?? 3, free);
+  const b = min(options.blockSize ?? 2, free);
   const tol = options.tolerance ?? 1e-8;
   const maxDim = min(free, max(count + b, options.maxDimension ?? 3 * count + 40));
   const power = options.power ?? 3;

@@ -90,6 +90,11 @@ export interface FrameOptions {
 }
 
 /** The frame: joints, elements (one per joint but the root, from its parent), flexibility and mass. */
+/** The local mass's sparse sets (see BeamFrame.massLocal) and where each starts. */
+const LOCAL_SETS = [[1, 5, 7, 11], [2, 4, 8, 10], [0, 6], [3, 9]];
+const LOCAL_OFFSETS = [0, 16, 32, 36];
+const MASS_LOCAL = 40;
+
 export class BeamFrame {
   readonly jointCount: number;
   /** 6 per joint: ux, uy, uz, θx, θy, θz. The root's six are clamped (always zero). */
@@ -113,6 +118,14 @@ export class BeamFrame {
   readonly mass: Float64Array;
   /** Per element: the branch it lies on (its end joint's), -1 for the root. */
   readonly elementBranch: Int32Array;
+  /**
+   * Per element, the same mass in its own axes, where it is sparse (MASS_LOCAL floats): bending in
+   * e1 over local dofs (1, 5, 7, 11), bending in e2 over (2, 4, 8, 10), 4 x 4 each, then axial over
+   * (0, 6) and torsion over (3, 9), 2 x 2 each; and the axes R (t, e1, e2 as rows, 9 floats): what
+   * massTimes multiplies by, M x = Tᵀ (Ml (T x)), 112 products an element instead of 288.
+   */
+  private readonly massLocal: Float64Array;
+  private readonly massAxes: Float64Array;
 
   constructor(skeleton: TreeSkeleton, material: PhysicalMaterial, options: FrameOptions = {}) {
     const m = options.elementsPerSegment ?? 1;
@@ -135,6 +148,8 @@ export class BeamFrame {
     this.radiusB = new Float64Array(nj);
     this.flexibility = new Float64Array(5 * nj);
     this.mass = new Float64Array(144 * nj);
+    this.massLocal = new Float64Array(MASS_LOCAL * nj);
+    this.massAxes = new Float64Array(9 * nj);
     this.elementBranch = new Int32Array(nj);
     this.nodeJoint = new Int32Array(s.nodeCount);
     const np = s.nodePosition, nr = s.nodeRadius;
@@ -227,6 +242,13 @@ export class BeamFrame {
         }
       }
     }
+    // The sparse local blocks and the axes, for massTimes.
+    const ol = MASS_LOCAL * j;
+    for (let set = 0; set < 4; set++) {
+      const idx = LOCAL_SETS[set], size = idx.length, base = ol + LOCAL_OFFSETS[set];
+      for (let a = 0; a < size; a++) for (let b = 0; b < size; b++) this.massLocal[base + size * a + b] = ml[12 * idx[a] + idx[b]];
+    }
+    for (let k = 0; k < 9; k++) this.massAxes[9 * j + k] = R[k];
     // M = Tᵀ Ml T, T = diag(R, R, R, R).
     const out = this.mass, o = 144 * j;
     const tmp = new Float64Array(144); // Ml T
@@ -248,19 +270,40 @@ export class BeamFrame {
     }
   }
 
-  /** out = M x over all dofs (the root's rows zero). */
+  /** out = M x over all dofs (the root's rows zero): Tᵀ (Ml (T x)) per element (massLocal). */
   massTimes(x: Float64Array, out: Float64Array): void {
     out.fill(0);
-    const M = this.mass, par = this.jointParent;
+    const L = this.massLocal, A = this.massAxes, par = this.jointParent, len = this.length;
     for (let j = 1; j < this.jointCount; j++) {
-      if (this.length[j] === 0) continue;
-      const pa = 6 * par[j], pb = 6 * j, o = 144 * j;
-      for (let a = 0; a < 12; a++) {
-        const row = o + 12 * a;
-        let sum = 0;
-        for (let c = 0; c < 6; c++) sum += M[row + c] * x[pa + c] + M[row + 6 + c] * x[pb + c];
-        out[(a < 6 ? pa : pb - 6) + a] += sum;
-      }
+      if (len[j] === 0) continue;
+      const pa = 6 * par[j], pb = 6 * j, r = 9 * j, o = MASS_LOCAL * j;
+      const r0 = A[r], r1 = A[r + 1], r2 = A[r + 2], r3 = A[r + 3], r4 = A[r + 4], r5 = A[r + 5], r6 = A[r + 6], r7 = A[r + 7], r8 = A[r + 8];
+      // T x: each 3-vector (u_a, θ_a, u_b, θ_b) in the element's axes (t, e1, e2).
+      let x0 = x[pa], x1 = x[pa + 1], x2 = x[pa + 2];
+      const ua0 = r0 * x0 + r1 * x1 + r2 * x2, ua1 = r3 * x0 + r4 * x1 + r5 * x2, ua2 = r6 * x0 + r7 * x1 + r8 * x2;
+      x0 = x[pa + 3]; x1 = x[pa + 4]; x2 = x[pa + 5];
+      const ta0 = r0 * x0 + r1 * x1 + r2 * x2, ta1 = r3 * x0 + r4 * x1 + r5 * x2, ta2 = r6 * x0 + r7 * x1 + r8 * x2;
+      x0 = x[pb]; x1 = x[pb + 1]; x2 = x[pb + 2];
+      const ub0 = r0 * x0 + r1 * x1 + r2 * x2, ub1 = r3 * x0 + r4 * x1 + r5 * x2, ub2 = r6 * x0 + r7 * x1 + r8 * x2;
+      x0 = x[pb + 3]; x1 = x[pb + 4]; x2 = x[pb + 5];
+      const tb0 = r0 * x0 + r1 * x1 + r2 * x2, tb1 = r3 * x0 + r4 * x1 + r5 * x2, tb2 = r6 * x0 + r7 * x1 + r8 * x2;
+      // Ml: bending in e1 over (ua1, ta2, ub1, tb2), in e2 over (ua2, ta1, ub2, tb1), axial (ua0, ub0), torsion (ta0, tb0).
+      const v0 = L[o] * ua1 + L[o + 1] * ta2 + L[o + 2] * ub1 + L[o + 3] * tb2;
+      const v1 = L[o + 4] * ua1 + L[o + 5] * ta2 + L[o + 6] * ub1 + L[o + 7] * tb2;
+      const v2 = L[o + 8] * ua1 + L[o + 9] * ta2 + L[o + 10] * ub1 + L[o + 11] * tb2;
+      const v3 = L[o + 12] * ua1 + L[o + 13] * ta2 + L[o + 14] * ub1 + L[o + 15] * tb2;
+      const w0 = L[o + 16] * ua2 + L[o + 17] * ta1 + L[o + 18] * ub2 + L[o + 19] * tb1;
+      const w1 = L[o + 20] * ua2 + L[o + 21] * ta1 + L[o + 22] * ub2 + L[o + 23] * tb1;
+      const w2 = L[o + 24] * ua2 + L[o + 25] * ta1 + L[o + 26] * ub2 + L[o + 27] * tb1;
+      const w3 = L[o + 28] * ua2 + L[o + 29] * ta1 + L[o + 30] * ub2 + L[o + 31] * tb1;
+      const a0 = L[o + 32] * ua0 + L[o + 33] * ub0, a1 = L[o + 34] * ua0 + L[o + 35] * ub0;
+      const q0 = L[o + 36] * ta0 + L[o + 37] * tb0, q1 = L[o + 38] * ta0 + L[o + 39] * tb0;
+      // Tᵀ: local (t, e1, e2) components back to global, added at both ends.
+      // end a: u = (a0, v0, w0), θ = (q0, w1, v1); end b: u = (a1, v2, w2), θ = (q1, w3, v3).
+      out[pa] += r0 * a0 + r3 * v0 + r6 * w0; out[pa + 1] += r1 * a0 + r4 * v0 + r7 * w0; out[pa + 2] += r2 * a0 + r5 * v0 + r8 * w0;
+      out[pa + 3] += r0 * q0 + r3 * w1 + r6 * v1; out[pa + 4] += r1 * q0 + r4 * w1 + r7 * v1; out[pa + 5] += r2 * q0 + r5 * w1 + r8 * v1;
+      out[pb] += r0 * a1 + r3 * v2 + r6 * w2; out[pb + 1] += r1 * a1 + r4 * v2 + r7 * w2; out[pb + 2] += r2 * a1 + r5 * v2 + r8 * w2;
+      out[pb + 3] += r0 * q1 + r3 * w3 + r6 * v3; out[pb + 4] += r1 * q1 + r4 * w3 + r7 * v3; out[pb + 5] += r2 * q1 + r5 * w3 + r8 * v3;
     }
     for (let c = 0; c < 6; c++) out[c] = 0;
   }
