@@ -199,6 +199,7 @@ function debugHooks(sandbox: Sandbox, panel: Panel, files: GrammarFiles, labels:
         assign += performance.now() - t1;
         update += t1 - t0;
       }
+      view.recull(); // the buffers hold every chunk now: the next frame culls again
       return { updateMs: update / frames, assignMs: assign / frames, trees: view.placement.count };
     },
     /** The forest's vertex shader against its twin (forest-motion.ts), for forest tree `tree` drawn at level `lod`. */
@@ -207,7 +208,8 @@ function debugHooks(sandbox: Sandbox, panel: Panel, files: GrammarFiles, labels:
       if (!view) throw new Error("forestTwinCheck needs a forest: sandbox.forest({ trees })");
       const variant = view.placement.variant[tree];
       const { shader } = view.deformShader(tree, lod, variant, part);
-      const mesh = view.meshes.find((m) => m.name === `forest ${view.variants[variant].name} ${part} ${lod}`) ?? null;
+      const mesh = view.meshes.find((m) => m.name === `forest ${view.variants[variant].name} ${part} ${lod}`);
+      if (!mesh) throw new RangeError(`the variant "${view.variants[variant].name}" draws no ${part} at level ${lod}`);
       return compareGpuWithTwin(sandbox.scene, [mesh], shader, samples);
     },
   };

@@ -39,7 +39,9 @@ export function validateLod(patch: unknown, current: ForestLodBands = DEFAULT_LO
     if (!(typeof b[k] === "number" && b[k] >= LOD_RANGE.min && b[k] <= LOD_RANGE.max)) throw new RangeError(`forestLod.${k} must be metres from ${LOD_RANGE.min} to ${LOD_RANGE.max}; got ${JSON.stringify(b[k])}`);
   }
   if (!(b.far > b.near)) throw new RangeError(`forestLod: far (${b.far} m) must be beyond near (${b.near} m)`);
-  if (!(typeof b.band === "number" && b.band >= 0 && b.band <= b.near)) throw new RangeError(`forestLod.band must be metres from 0 to near (${b.near}); got ${JSON.stringify(b.band)}`);
+  // Each blend must end before the next begins: a band past far - near would shrink at `near` what the middle mesh draws.
+  const most = Math.min(b.near, b.far - b.near);
+  if (!(typeof b.band === "number" && b.band >= 0 && b.band <= most)) throw new RangeError(`forestLod.band must be metres from 0 to ${most} (the smaller of near and far - near); got ${JSON.stringify(b.band)}`);
   return { near: b.near, far: b.far, band: b.band };
 }
 

@@ -44,8 +44,10 @@ export const FOREST_TABLE_WIDTH = FOREST_TEXELS * FOREST_BRANCHES_PER_ROW;
 /** Sway about the static bend, as a share of it: the trunk's and the branches' (Branch sway's default third). */
 export const TRUNK_SWAY = 0.15;
 export const BRANCH_SWAY = 1 / 3;
-/** Deepest chain of ancestors the skinning walks (the GLSL loop's bound). */
-export const MAX_CHAIN = 12;
+/** Deepest chain of branches (a branch and its ancestors) the skinning walks: the GLSL loop's bound; a deeper tree is refused. */
+export const MAX_CHAIN = 48;
+/** Largest argument given to tanh: some GPUs' tanh overflows for large ones (tanh(10) = 1 - 4e-9). */
+export const TANH_CLAMP = 10;
 /** A vertex never dropped by a coarser level of detail. */
 export const NEVER_DROPPED = 9;
 
@@ -70,6 +72,12 @@ export interface ForestVariantTable {
 
 /** The table of a skeleton under a material (the physical tree's compliance and frequencies). */
 export function forestVariantTable(skeleton: TreeSkeleton, material: PhysicalMaterial = defaultMaterial()): ForestVariantTable {
+  // Every branch's chain to the trunk must fit the shader's walk.
+  for (let b = 0; b < skeleton.branchCount; b++) {
+    let depth = 1;
+    for (let p = skeleton.branchParent[b]; p >= 0; p = skeleton.branchParent[p]) depth++;
+    if (depth > MAX_CHAIN) throw new RangeError(`forest: a branch of this tree hangs ${depth} branches deep, past the forest's ${MAX_CHAIN}; use a lower depth or another tree`);
+  }
   const twin = new ProceduralWindTwin(skeleton, defaultsOf(proceduralWindParams), new Rng(0x2007), material);
   const n = skeleton.branchCount;
   const height = max(1, Math.ceil(n / FOREST_BRANCHES_PER_ROW));
@@ -187,7 +195,7 @@ export class ForestMotion {
     const angle = hypot(rx, ry, rz);
     const limit = trunk ? MAX_TRUNK_ANGLE : MAX_BRANCH_ANGLE;
     const weight = trunk ? 1 : level === 1 ? lod[2] : lod[3];
-    const sat = angle > 0 ? (limit * tanh(angle / limit) * weight) / angle : 0;
+    const sat = angle > 0 ? (limit * tanh(min(angle / limit, TANH_CLAMP)) * weight) / angle : 0;
     rx *= sat; ry *= sat; rz *= sat;
     r[0] = rx; r[1] = ry; r[2] = rz;
   }

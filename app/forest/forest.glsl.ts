@@ -4,7 +4,7 @@
  * evaluates its branch's and its ancestors' rotations from the time, the wind texture at its tree
  * and the variant's branch table: no CPU step per tree, no previous frame.
  */
-import { BRANCH_SWAY, FOREST_BRANCHES_PER_ROW, FOREST_TEXELS, MAX_CHAIN, TRUNK_SWAY } from "./forest-motion";
+import { BRANCH_SWAY, FOREST_BRANCHES_PER_ROW, FOREST_TEXELS, MAX_CHAIN, TANH_CLAMP, TRUNK_SWAY } from "./forest-motion";
 import { MAX_BRANCH_ANGLE, MAX_TRUNK_ANGLE } from "../animators/procedural-wind/state";
 
 export const FOREST_TABLE_SAMPLER = "forestTable";
@@ -55,7 +55,7 @@ vec3 ftRotation(int b, float t, vec4 tree, vec4 lod, vec4 g) {
   float angle = length(r);
   float limit = trunk ? ${f(MAX_TRUNK_ANGLE)} : ${f(MAX_BRANCH_ANGLE)};
   float weight = trunk ? 1.0 : (level == 1 ? lod.z : lod.w);
-  return angle > 0.0 ? r * (limit * tanh(angle / limit) * weight / angle) : vec3(0.0);
+  return angle > 0.0 ? r * (limit * tanh(min(angle / limit, ${f(TANH_CLAMP)})) * weight / angle) : vec3(0.0);
 }
 vec4 ftBlended(vec3 r, float k) {
   float angle = length(r);

@@ -34,6 +34,8 @@ export interface ForestHost {
   material(): PhysicalMaterial;
   /** The method of the first view. */
   method(): string;
+  /** Views on show (compare views: more than one). */
+  views(): number;
   changed(what: SandboxChange): void;
   /** Frames the camera on a stand `height` tall and `width` across. */
   frame(height: number, width: number): void;
@@ -75,7 +77,7 @@ export class ForestControl {
     this.observer = host.scene.onBeforeRenderObservable.add(() => this.beforeRender());
     // Culling and levels of detail follow the first view's camera, once its matrices are this frame's.
     this.cameraObserver = host.scene.onBeforeCameraRenderObservable.add((camera) => {
-      if (this.view && camera === host.camera()) this.view.cull(camera);
+      if (this.view && camera === host.camera()) this.view.cull(camera, host.views());
     });
   }
 
@@ -186,7 +188,7 @@ export class ForestControl {
     this.clear();
     this.view = view;
     // The levels and the chunks on screen for the camera as it is (the next frame looks again).
-    view.cull(this.host.camera());
+    view.cull(this.host.camera(), this.host.views());
     this.motions = variants.map((v) => new ForestMotion(v.table, view.grid));
     this.spec = spec;
   }

@@ -209,6 +209,11 @@ export class ForestView {
   /** Levels of detail from now on (the buckets are rewritten at the next update). */
   setBands(bands: ForestLodBands): void {
     this.bands = { ...bands };
+    this.recull();
+  }
+
+  /** The next cull looks again (after the instance buffers were written by hand). */
+  recull(): void {
     this.lastView.fill(NaN);
   }
 
@@ -224,19 +229,22 @@ export class ForestView {
    * Before `camera` draws (its matrices are this frame's): when it has moved or turned, the chunks
    * on screen (their boxes against its frustum) and every tree's level, into the instance buffers.
    */
-  cull(camera: Camera): void {
+  cull(camera: Camera, views = 1): void {
     const m = camera.getTransformationMatrix().m, last = this.lastView;
-    let same = true;
+    let same = views === this.lastViews;
     for (let i = 0; i < 16; i++) if (m[i] !== last[i]) { same = false; last[i] = m[i]; }
     if (same) return;
+    this.lastViews = views;
     Frustum.GetPlanesToRef(camera.getTransformationMatrix(), this.planes);
-    for (let c = 0; c < this.chunkBoxes.length; c++) this.visible[c] = this.chunkBoxes[c].isInFrustum(this.planes) ? 1 : 0;
+    // Compare views see the forest through cells of other shapes: every chunk is kept then.
+    for (let c = 0; c < this.chunkBoxes.length; c++) this.visible[c] = views > 1 || this.chunkBoxes[c].isInFrustum(this.planes) ? 1 : 0;
     const p = camera.globalPosition;
     this.camAt[0] = p.x;
     this.camAt[1] = p.z;
     this.assign(p.x, p.z, this.visible);
   }
   private readonly lastView = new Float32Array(16).fill(NaN);
+  private lastViews = 1;
   private readonly planes: Plane[] = Frustum.GetPlanes(new Matrix());
 
   /** Chunks on screen after the last cull. */
@@ -296,6 +304,9 @@ export class ForestView {
    */
   deformShader(tree: number, lod: number, variant: number, part: "bark" | "leaves"): { shader: DeformShader; arrays: LodArrays } {
     const p = this.placement, v = this.variants[variant];
+    if (!(Number.isInteger(tree) && tree >= 0 && tree < p.count)) throw new RangeError(`tree must be a whole number from 0 to ${p.count - 1}; got ${tree}`);
+    if (!(Number.isInteger(lod) && lod >= 0 && lod < LOD_LEVELS)) throw new RangeError(`lod must be 0, 1 or 2; got ${lod}`);
+    if (part === "leaves" && !this.levels[variant].leaves) throw new RangeError(`the variant "${v.name}" has no leaves`);
     const arrays = part === "bark" ? this.levels[variant].bark[lod] : this.levels[variant].leaves![lod];
     const w = new Float64Array(2);
     const d = Math.hypot(p.x[tree] - this.camAt[0], p.z[tree] - this.camAt[1]);

@@ -120,7 +120,7 @@ export class Sandbox {
     }, DEFAULT_METHOD);
     this.methods = methods = new MethodControls(registry, this.views, changed);
     this.trees = new TreeSourceManager(this.scene, this.views, changed);
-    this.forest = new ForestControl({ scene: this.scene, wind: this.windField, time: () => this.clock.time, camera: () => this.env.camera, shown: () => { const t = this.views.firstTree; return t && { skeleton: t.skeleton, geometry: t.geometry, bark: t.barkMaterial, leaves: t.leafMaterial }; }, material: () => this.physics.get(), method: () => this.views.methodIds[0], changed, frame: (h, w) => this.env.frame(h, w), vertexBudget: FOREST_VERTEX_BUDGET[this.env.quality.software ? "software" : "gpu"] });
+    this.forest = new ForestControl({ scene: this.scene, wind: this.windField, time: () => this.clock.time, camera: () => this.env.camera, shown: () => { const t = this.views.firstTree; return t && { skeleton: t.skeleton, geometry: t.geometry, bark: t.barkMaterial, leaves: t.leafMaterial }; }, material: () => this.physics.get(), method: () => this.views.methodIds[0], views: () => this.views.list.length, changed, frame: (h, w) => this.env.frame(h, w), vertexBudget: FOREST_VERTEX_BUDGET[this.env.quality.software ? "software" : "gpu"] });
     this.timing = new ViewTimingBehavior(this.stages, () => this.views.list, () => this.views.bump());
     this.timing.attach(this.scene);
     this.pointerCamera = new PointerCameraBehavior(this.stages);

@@ -72,6 +72,8 @@ describe("the forest's placement", () => {
     expect(() => validateForestSpec({ ...spec, size: 3 }, known)).toThrow(/unknown setting "size"/);
     expect(() => validateLod({ near: 50, far: 40 })).toThrow(/far \(40 m\) must be beyond near \(50 m\)/);
     expect(() => validateLod({ band: -1 })).toThrow(/forestLod.band/);
+    // A blend that would begin before the previous one ends (it would shrink at `near` what the middle level draws).
+    expect(() => validateLod({ near: 35, far: 40, band: 12 })).toThrow(/forestLod.band must be metres from 0 to 5 \(the smaller of near and far - near\); got 12/);
   });
 });
 

@@ -89,12 +89,12 @@ export interface FrameOptions {
   readonly elementsPerSegment?: number;
 }
 
-/** The frame: joints, elements (one per joint but the root, from its parent), flexibility and mass. */
 /** The local mass's sparse sets (see BeamFrame.massLocal) and where each starts. */
 const LOCAL_SETS = [[1, 5, 7, 11], [2, 4, 8, 10], [0, 6], [3, 9]];
 const LOCAL_OFFSETS = [0, 16, 32, 36];
 const MASS_LOCAL = 40;
 
+/** The frame: joints, elements (one per joint but the root, from its parent), flexibility and mass. */
 export class BeamFrame {
   readonly jointCount: number;
   /** 6 per joint: ux, uy, uz, θx, θy, θz. The root's six are clamped (always zero). */

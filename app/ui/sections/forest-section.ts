@@ -19,10 +19,12 @@ const BAND = numberParam("Blend over", 0, 50, 1, 12, "m", "Width of the blend be
 export function forestSection(sb: SandboxPanelApi, scope: Scope): PanelSection {
   const next: ForestSpec = { trees: TREES.default, area: AREA.default, variants: ["current"], seed: SEED.default };
   const on = () => sb.forest() !== null;
-  /** A change applies at once when the forest is on (and is remembered for the next one). */
+  /** A change applies at once to the forest on show (whatever made it: the panel, the address, a script), and is remembered for the next one. */
   const change = (patch: Partial<ForestSpec>) => {
+    const f = sb.forest();
+    if (f) Object.assign(next, { trees: f.trees, area: f.area, variants: [...f.variants], seed: f.seed });
     Object.assign(next, patch);
-    if (on()) sb.forest({ ...next });
+    if (f) sb.forest({ ...next });
   };
   scope.section("Forest");
   scope.toggle("forest.on", "Forest around the tree", on, (v) => sb.forest(v ? { ...next } : null));
