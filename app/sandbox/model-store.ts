@@ -107,13 +107,14 @@ export class ModelStore {
     if (src.up !== undefined && src.up !== "auto" && !UP_AXES.includes(src.up)) throw new RangeError(`up must be "auto" or one of ${UP_AXES.join(", ")}; got ${JSON.stringify(src.up)}`);
     if (this.busy) throw new RangeError("a model is loading; wait for it to finish");
     this.busy = true;
+    drawnAt = -Infinity;
     let fresh: LoadedModel | null = null;
     try {
       let base: { loaded: LoadedModel; url: string | null; sample: ModelSample | null; options: ImportOptions };
       if (src.url !== undefined || src.files !== undefined || sample) {
         const url = sample ? sample.url : src.url ?? null;
         this.setProgress({ text: `reading ${url ? url.split("/").pop() : src.files![0].name}`, fraction: 0 });
-        await nextFrame();
+        await progressFrame();
         const files: ModelFile[] = src.files ? src.files.map((f) => ({ name: f.name, data: f })) : await fetchModelFiles(url!, sample?.extra ?? [], sample?.absent ?? []);
         fresh = await readModel(files, this.scene, url);
         base = { loaded: fresh, url, sample, options: {} };
@@ -133,7 +134,7 @@ export class ModelStore {
       try {
         imported = await importModel(base.loaded.data, options, async (fraction, text) => {
           this.setProgress({ text, fraction });
-          await nextFrame();
+          await progressFrame();
         });
       } catch (e) {
         // Kept (and not shown) so the person can correct what went wrong: wood, leaves, up; a
@@ -172,6 +173,20 @@ export class ModelStore {
       notes: [...(m.sample ? [`by ${m.sample.credit}`] : []), ...(i ? i.notes : m.loaded.data.warnings)],
     };
   }
+}
+
+/**
+ * The progress bar is drawn at most every PROGRESS_FRAME_MS of work: a stage that followed a drawn
+ * frame sooner goes on without waiting for another (on a software renderer a frame costs 100 ms or
+ * more, and a small model's stages take a few ms each). The wall clock schedules only: the model
+ * built is the same.
+ */
+const PROGRESS_FRAME_MS = 80;
+let drawnAt = -Infinity;
+async function progressFrame(): Promise<void> {
+  if (typeof performance !== "undefined" && performance.now() - drawnAt < PROGRESS_FRAME_MS) return;
+  await nextFrame();
+  drawnAt = typeof performance !== "undefined" ? performance.now() : 0;
 }
 
 /** Waits for the page to draw a frame (a progress bar), then goes on; at once where there is no page. */
