@@ -2,14 +2,15 @@
  * Levels of detail of the forest (Zioma 2007 §6.3.2: "simulation LOD"), plain TypeScript:
  * - bands: near trees (closer than `near`) get the full hierarchy and geometry (level 0); farther
  *   ones (to `far`) the trunk and first-level branches (level 1); the farthest the trunk only
- *   (level 2), with half and then an eighth of the leaves. Across `band` metres before each boundary the dropped branches' motion fades out
- *   (w2, then w1) and their geometry shrinks to its anchor, so a tree changes level with nothing
- *   left to pop.
+ *   (level 2), with half and then an eighth of the leaves. Across `band` metres before each
+ *   boundary the dropped branches' motion fades out (w2, then w1) and their geometry shrinks to its
+ *   anchor, so a tree changes level with nothing left to pop.
  * - geometry: each variant's bark and leaves cut to what a level keeps (lodArrays), every vertex
  *   carrying the level that drops it and the anchor it shrinks to (forestDrop).
- * - buckets: the forest split into square chunks (culled on screen as a whole); per chunk, variant
- *   and level, the instance data of the trees in it (matrix, tree, lod), rewritten when the camera
- *   has moved (ForestBuckets.assign), in preallocated arrays.
+ * - buckets: per variant and level, the instance data (matrix, tree, lod) of the trees on screen,
+ *   the ground cut into square chunks that are culled as a whole, rewritten when the camera has
+ *   moved (ForestBuckets.assign), in preallocated arrays; budgetScale shrinks the bands to keep
+ *   within a vertex budget.
  */
 import type { MeshArrays } from "../tree/geometry";
 import type { TreeSkeleton } from "../tree/skeleton";
@@ -59,13 +60,7 @@ export function lodAt(d: number, bands: ForestLodBands, out: Float64Array | Floa
 }
 
 /** A mesh of one level of detail: the binding the forest reads, and forestDrop (level that drops it, anchor xyz). */
-export interface LodArrays {
-  readonly positions: Float32Array;
-  readonly normals: Float32Array;
-  readonly uvs: Float32Array;
-  readonly indices: Uint32Array;
-  readonly branchIndex: Float32Array;
-  readonly wVector: Float32Array;
+export interface LodArrays extends Pick<MeshArrays, "positions" | "normals" | "uvs" | "indices" | "branchIndex" | "wVector"> {
   readonly drop: Float32Array;
   readonly vertexCount: number;
 }

@@ -1,5 +1,5 @@
 /**
- * The forest around the tree on show (issue 19; Zioma 2007 "at the scale it was made for"):
+ * The forest around the tree on show (Zioma 2007 §6.1: "large open environments with massive amounts of vegetation"):
  * `forest({ trees, area, variants, seed })` validates (a RangeError names what is allowed), builds
  * the variants' branch tables and the instanced meshes (forest-view.ts), and replaces the forest
  * only once the new one is built, so a bad spec leaves what a person had. Every frame, before the

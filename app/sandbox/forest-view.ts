@@ -10,8 +10,7 @@
  */
 import { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { VertexData } from "@babylonjs/core/Meshes/mesh.vertexData";
-import { RawTexture } from "@babylonjs/core/Materials/Textures/rawTexture";
-import { Constants } from "@babylonjs/core/Engines/constants";
+import type { RawTexture } from "@babylonjs/core/Materials/Textures/rawTexture";
 import { MaterialPluginBase } from "@babylonjs/core/Materials/materialPluginBase";
 import { ShaderLanguage } from "@babylonjs/core/Materials/shaderLanguage";
 import { BoundingBox } from "@babylonjs/core/Culling/boundingBox";
@@ -28,6 +27,7 @@ import type { AbstractEngine } from "@babylonjs/core/Engines/abstractEngine";
 import type { SubMesh } from "@babylonjs/core/Meshes/subMesh";
 import type { Scene } from "@babylonjs/core/scene";
 import "@babylonjs/core/Meshes/thinInstanceMesh";
+import { floatTexture } from "../animators/float-texture";
 import { BINDING_ATTRIBUTES, toBabylonWinding, type TreeGeometry } from "../tree/geometry";
 import { treeHeight, treeReach, type TreeSkeleton } from "../tree/skeleton";
 import { copyStandardMaterial } from "../animators/shadow-depth";
@@ -90,13 +90,6 @@ class ForestPluginMaterial extends MaterialPluginBase {
     if (shaderType !== "vertex" || shaderLanguage !== ShaderLanguage.GLSL) return null;
     return { CUSTOM_VERTEX_DEFINITIONS: FOREST_VERTEX_DEFINITIONS, CUSTOM_VERTEX_UPDATE_POSITION: FOREST_UPDATE_POSITION, CUSTOM_VERTEX_UPDATE_NORMAL: FOREST_UPDATE_NORMAL };
   }
-}
-
-function floatTexture(data: Float32Array, width: number, height: number, scene: Scene, name: string): RawTexture {
-  const t = new RawTexture(data, width, height, Constants.TEXTUREFORMAT_RGBA, scene, false, false, Constants.TEXTURE_NEAREST_SAMPLINGMODE, Constants.TEXTURETYPE_FLOAT);
-  t.name = name;
-  t.wrapU = t.wrapV = Constants.TEXTURE_CLAMP_ADDRESSMODE;
-  return t;
 }
 
 /** One tree variant as the forest draws it. */

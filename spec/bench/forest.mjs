@@ -1,4 +1,4 @@
-// Browser benchmark of the forest (issue 19): forest.frame.ratio, the frame time of 1,000 demo
+// Browser benchmark of the forest (Zioma 2007 at scale): forest.frame.ratio, the frame time of 1,000 demo
 // trees in a 12 m/s wind over the same forest standing still (its shaders without the motion, no
 // wind texture), same camera, interleaved in one run; and forest.cpu.10000.ms, the main thread's
 // own forest work per frame with 10,000 trees (the wind texture filled and uploaded, the clock,

@@ -1,4 +1,4 @@
-// The forest (issue 19, Zioma 2007 at scale) in the real browser: instanced trees around the tree
+// The forest (Zioma 2007 at the scale it was made for) in the real browser: instanced trees around the tree
 // on show, moved in the vertex shader by the wind where each stands; the GPU against its twin,
 // still air, a gale, a blast rolling through, bad input, levels of detail, the panel with the mouse.
 import { test } from "./runner.mjs";

@@ -1,5 +1,5 @@
 /**
- * The forest (issue 19, Zioma 2007 at scale): the seeded placement, the stateless per-tree motion
+ * The forest (Zioma 2007 at the scale it was made for): the seeded placement, the stateless per-tree motion
  * under the wind texture (blast, vortex, rolling gusts, still air), and the levels of detail.
  */
 import { grammarToSkeleton } from "../../app/lsystem/lsystem";

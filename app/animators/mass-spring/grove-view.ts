@@ -7,8 +7,7 @@
  */
 import { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { VertexData } from "@babylonjs/core/Meshes/mesh.vertexData";
-import { RawTexture } from "@babylonjs/core/Materials/Textures/rawTexture";
-import { Constants } from "@babylonjs/core/Engines/constants";
+import type { RawTexture } from "@babylonjs/core/Materials/Textures/rawTexture";
 import { MaterialPluginBase } from "@babylonjs/core/Materials/materialPluginBase";
 import { ShaderLanguage } from "@babylonjs/core/Materials/shaderLanguage";
 import type { Material } from "@babylonjs/core/Materials/material";
@@ -21,6 +20,7 @@ import type { AbstractEngine } from "@babylonjs/core/Engines/abstractEngine";
 import type { SubMesh } from "@babylonjs/core/Meshes/subMesh";
 import type { Scene } from "@babylonjs/core/scene";
 import "@babylonjs/core/Meshes/thinInstanceMesh";
+import { floatTexture } from "../float-texture";
 import { toBabylonWinding } from "../../tree/geometry";
 import { copyStandardMaterial } from "../shadow-depth";
 import type { DeformShader } from "../deform-shader";
@@ -73,13 +73,6 @@ class GrovePluginMaterial extends MaterialPluginBase {
       CUSTOM_VERTEX_UPDATE_NORMAL: GROVE_UPDATE_NORMAL,
     };
   }
-}
-
-function floatTexture(data: Float32Array, width: number, height: number, scene: Scene, name: string): RawTexture {
-  const t = new RawTexture(data, width, height, Constants.TEXTUREFORMAT_RGBA, scene, false, false, Constants.TEXTURE_NEAREST_SAMPLINGMODE, Constants.TEXTURETYPE_FLOAT);
-  t.name = name;
-  t.wrapU = t.wrapV = Constants.TEXTURE_CLAMP_ADDRESSMODE;
-  return t;
 }
 
 export class GroveView {

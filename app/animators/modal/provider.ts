@@ -13,11 +13,11 @@
  * not turned (translation only: small deflections).
  */
 import type { StandardMaterial } from "@babylonjs/core/Materials/standardMaterial";
-import { RawTexture } from "@babylonjs/core/Materials/Textures/rawTexture";
-import { Constants } from "@babylonjs/core/Engines/constants";
+import type { RawTexture } from "@babylonjs/core/Materials/Textures/rawTexture";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import type { Scene } from "@babylonjs/core/scene";
 import type { Animator, AnimatorContext, AnimatorProvider, AnimatorStats, TreeInstance } from "../animator";
+import { floatTexture } from "../float-texture";
 import { defaultMaterial } from "../../physics/material";
 import { tipNode } from "../../tree/skeleton";
 import { BINDING_ATTRIBUTES } from "../../tree/geometry";
@@ -34,13 +34,7 @@ export type { ModalParams } from "./params";
 
 /** The RGBA32F, NEAREST node displacement texture of a twin. */
 function createNodeTexture(twin: ModalTwin, scene: Scene): RawTexture {
-  const tex = new RawTexture(
-    twin.nodeData, twin.textureWidth, twin.textureHeight, Constants.TEXTUREFORMAT_RGBA, scene,
-    false, false, Constants.TEXTURE_NEAREST_SAMPLINGMODE, Constants.TEXTURETYPE_FLOAT,
-  );
-  tex.name = "modal nodes";
-  tex.wrapU = tex.wrapV = Constants.TEXTURE_CLAMP_ADDRESSMODE;
-  return tex;
+  return floatTexture(twin.nodeData, twin.textureWidth, twin.textureHeight, scene, "modal nodes");
 }
 
 /** The animator; exported for the GPU check and tests. */

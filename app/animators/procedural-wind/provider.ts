@@ -4,12 +4,12 @@
  * to a float data texture, and the material plugin skins every vertex in the vertex shader.
  */
 import type { StandardMaterial } from "@babylonjs/core/Materials/standardMaterial";
-import { RawTexture } from "@babylonjs/core/Materials/Textures/rawTexture";
-import { Constants } from "@babylonjs/core/Engines/constants";
+import type { RawTexture } from "@babylonjs/core/Materials/Textures/rawTexture";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import type { Scene } from "@babylonjs/core/scene";
 import type { Animator, AnimatorContext, AnimatorProvider, AnimatorStats, TreeInstance } from "../animator";
+import { floatTexture } from "../float-texture";
 import { ProceduralWindTwin } from "./twin";
 import { ProceduralWindPluginMaterial } from "./plugin";
 import { copyStandardMaterial, deformedShadows } from "../shadow-depth";
@@ -24,13 +24,7 @@ export type { ProceduralWindParams } from "./params";
 
 /** Creates the RGBA32F, NEAREST branch data texture of a twin. */
 export function createBranchTexture(twin: ProceduralWindTwin, scene: Scene): RawTexture {
-  const tex = new RawTexture(
-    twin.branchData, twin.textureWidth, twin.textureHeight, Constants.TEXTUREFORMAT_RGBA, scene,
-    false, false, Constants.TEXTURE_NEAREST_SAMPLINGMODE, Constants.TEXTURETYPE_FLOAT,
-  );
-  tex.name = "procedural-wind branches";
-  tex.wrapU = tex.wrapV = Constants.TEXTURE_CLAMP_ADDRESSMODE;
-  return tex;
+  return floatTexture(twin.branchData, twin.textureWidth, twin.textureHeight, scene, "procedural-wind branches");
 }
 
 /** A StandardMaterial with the sandbox material's look and the procedural-wind plugin. */
