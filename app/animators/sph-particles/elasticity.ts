@@ -21,11 +21,11 @@
  * (M - (dt² + β dt) K) Δv = dt f + (dt² + β dt) K v, with K the forces' Jacobian (a spring's
  * k [n nᵀ + max(0, 1 - L/l)(I - n nᵀ)], eq. 6's G w_p w_q I, eq. 8's G_s n nᵀ with n held over the
  * step), β the stiffness-proportional (Rayleigh) damping and the air's drag damping on the
- * diagonal, solved directly (block-ldl.ts: conjugate gradients needed about 3,000 iterations on a
+ * diagonal, solved directly (block-cholesky.ts: conjugate gradients needed about 3,000 iterations on a
  * 200-particle tree, the wood being that stiff). Stable at any step; the paper's 0.01 s and a
  * frame's 1/60 s both run (elasticity spec).
  */
-import { BlockLdl } from "./block-ldl";
+import { BlockCholesky } from "./block-cholesky";
 import { type ParticleTree } from "./particle-tree";
 
 const { sqrt, max } = Math;
@@ -69,7 +69,7 @@ export function restoringOffset(tree: ParticleTree, t: number, x: Float64Array, 
 
 export class ElasticSolver {
   settings: ElasticSettings;
-  private readonly ldl: BlockLdl;
+  private readonly cholesky: BlockCholesky;
   private readonly linkBlock: Int32Array;
   private readonly termBlock: Int32Array;
   private readonly shearBlock: Int32Array;
@@ -95,18 +95,18 @@ export class ElasticSolver {
     }
     for (let s = 0; s < tree.shearCount; s++) pairs.push(tree.shearRing[s], tree.shearBone[s], tree.shearRing[s], shearParticle(tree, s, 2), tree.shearBone[s], shearParticle(tree, s, 2));
     const order = new Int32Array(n);
-    for (let i = 0; i < n; i++) order[i] = n - 1 - i; // leaves, then tips to root (see block-ldl.ts)
-    this.ldl = new BlockLdl(n, pairs, order);
-    this.linkBlock = Int32Array.from({ length: tree.linkCount }, (_, l) => this.ldl.blockIndex(tree.linkA[l], tree.linkB[l]));
+    for (let i = 0; i < n; i++) order[i] = n - 1 - i; // leaves, then tips to root (see block-cholesky.ts)
+    this.cholesky = new BlockCholesky(n, pairs, order);
+    this.linkBlock = Int32Array.from({ length: tree.linkCount }, (_, l) => this.cholesky.blockIndex(tree.linkA[l], tree.linkB[l]));
     this.termBlock = new Int32Array(10 * tree.termCount);
     for (let t = 0; t < tree.termCount; t++) {
       const q = termParticles(tree, t);
       let e = 0;
-      for (let a = 0; a < 5; a++) for (let b = a + 1; b < 5; b++) this.termBlock[10 * t + e++] = this.ldl.blockIndex(q[a], q[b]);
+      for (let a = 0; a < 5; a++) for (let b = a + 1; b < 5; b++) this.termBlock[10 * t + e++] = this.cholesky.blockIndex(q[a], q[b]);
     }
     // Blocks (i, j), (i, p), (j, p) of each eq. 8 term: index e + f - 1 for particles e < f.
     this.shearBlock = new Int32Array(3 * tree.shearCount);
-    for (let s = 0; s < tree.shearCount; s++) for (let e = 0; e < 3; e++) for (let f = e + 1; f < 3; f++) this.shearBlock[3 * s + e + f - 1] = this.ldl.blockIndex(shearParticle(tree, s, e), shearParticle(tree, s, f));
+    for (let s = 0; s < tree.shearCount; s++) for (let e = 0; e < 3; e++) for (let f = e + 1; f < 3; f++) this.shearBlock[3 * s + e + f - 1] = this.cholesky.blockIndex(shearParticle(tree, s, e), shearParticle(tree, s, f));
     this.linkJ = new Float64Array(6 * tree.linkCount);
     this.shearGrad = new Float64Array(9 * tree.shearCount);
     this.f = new Float64Array(3 * n);
@@ -175,8 +175,8 @@ export class ElasticSolver {
     this.applyK(v, this.kv);
     for (let q = 0; q < 3 * n; q++) this.rhs[q] = tr.pinned[(q / 3) | 0] ? 0 : dt * f[q] + this.hK * this.kv[q];
     this.assemble(dt, dragDamping);
-    this.ldl.factor();
-    this.ldl.solve(this.rhs, this.dv);
+    this.cholesky.factor();
+    this.cholesky.solve(this.rhs, this.dv);
     for (let p = 0; p < n; p++) {
       if (tr.pinned[p]) {
         v[3 * p] = v[3 * p + 1] = v[3 * p + 2] = 0;
@@ -265,7 +265,7 @@ export class ElasticSolver {
 
   /** A = M + dt D_air - (dt² + β dt) K into the factorisation's blocks; pinned rows the identity, uncoupled. */
   private assemble(dt: number, dragDamping: Float64Array | undefined): void {
-    const tr = this.tree, n = tr.count, J = this.linkJ, hK = this.hK, A = this.ldl, m9 = this.m9, pin = tr.pinned;
+    const tr = this.tree, n = tr.count, J = this.linkJ, hK = this.hK, A = this.cholesky, m9 = this.m9, pin = tr.pinned;
     A.clear();
     for (let l = 0; l < tr.linkCount; l++) {
       if (tr.broken[l]) continue;

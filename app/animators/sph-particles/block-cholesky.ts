@@ -1,6 +1,6 @@
 /**
- * A sparse symmetric positive definite matrix of 3 × 3 blocks, factored A = L D Lᵀ in a fixed
- * elimination order, for the particle tree's implicit step. Plain TypeScript, no Babylon.
+ * A sparse symmetric positive definite matrix of 3 × 3 blocks, factored A = C Cᵀ (Cholesky) in a
+ * fixed elimination order, for the particle tree's implicit step. Plain TypeScript, no Babylon.
  *
  * Why direct: the wood's stiffness at 0.1 m spacing (axial ω ≈ 3 × 10⁴ rad/s) makes the implicit
  * step's matrix so ill-conditioned that conjugate gradients took about 3,000 iterations on a
@@ -10,15 +10,24 @@
  * leaves last: the reverse of that order) fills in only blocks between stations already coupled.
  * The pattern (with fill) is analysed once; broken links leave zeros in it, so breaking needs no
  * new analysis. `factor` and `solve` allocate nothing.
+ *
+ * Why Cholesky within each pivot block too: a pivot's block is a light particle's mass plus the
+ * stiff links on it, m I + hK k n nᵀ with hK k / m up to 10¹⁰ (a twig's ring particle of 0.1 g
+ * on a link of 10⁹ N/m at dt²). Its explicit inverse by cofactors (an L D Lᵀ with D⁻¹ formed)
+ * loses the soft directions to cancellation: on the demo tree the solve came back with errors of
+ * the size of the answer, so every step fed energy into the tree's softest motions (its twigs
+ * swayed by themselves and the paper's 0.1 m spacing blew up). Triangular solves with the block's
+ * own Cholesky factor make the whole the scalar Cholesky factorisation, backward stable for any
+ * positive definite matrix (block-cholesky.spec).
  */
 
-export class BlockLdl {
+export class BlockCholesky {
   /** Elimination position of every block row, and the block row at every position. */
   readonly position: Int32Array;
   readonly order: Int32Array;
-  /** Diagonal blocks (9 per position), then D⁻¹ after `factor`. */
+  /** Diagonal blocks (9 per position), then their Cholesky factors C_p (lower triangular) after `factor`. */
   readonly diag: Float64Array;
-  /** Upper blocks A(p, q), q > p in elimination order (9 each), then Wq = D⁻¹ A(p, q) after `factor`. */
+  /** Upper blocks A(p, q), q > p in elimination order (9 each), then V(p, q) = C_p⁻¹ A(p, q) (C's block (q, p) is Vᵀ) after `factor`. */
   readonly upper: Float64Array;
   private readonly rowStart: Int32Array;
   private readonly col: Int32Array;
@@ -26,7 +35,6 @@ export class BlockLdl {
   private readonly updB: Int32Array;
   private readonly updTarget: Int32Array;
   private readonly updStart: Int32Array;
-  private readonly w = new Float64Array(9);
   private readonly y: Float64Array;
 
   /** `n` block rows, `pairs` flat (i, j) couplings (any order, duplicates merged), `order` the block rows in elimination order. */
@@ -130,24 +138,22 @@ export class BlockLdl {
     this.upper[u + 8] += s;
   }
 
-  /** Factors in place. Throws if a pivot is not positive definite. */
+  /**
+   * Factors in place: A = C Cᵀ, C block lower triangular, each pivot block by its own 3 × 3
+   * Cholesky (so the whole is the scalar Cholesky factorisation, stable for any symmetric
+   * positive definite A). Throws if a pivot is not positive definite.
+   */
   factor(): void {
-    const n = this.n, D = this.diag, U = this.upper, w = this.w;
+    const n = this.n, D = this.diag, U = this.upper;
     for (let p = 0; p < n; p++) {
-      if (!invert3(D, 9 * p)) throw new Error(`the implicit step's matrix is singular at row ${this.order[p]}`);
-      // Schur complement on the later rows, from the unscaled A(p, ·) (the W's are formed after).
+      if (!cholesky3(D, 9 * p)) throw new Error(`the implicit step's matrix is not positive definite at row ${this.order[p]}`);
+      // V(p, q) = C_p⁻¹ A(p, q): forward substitution on each column.
+      for (let k = this.rowStart[p]; k < this.rowStart[p + 1]; k++) lowerSolve3(D, 9 * p, U, 9 * k);
+      // Schur complement on the later rows: A(a, b) -= V(p, a)ᵀ V(p, b).
       for (let e = this.updStart[p]; e < this.updStart[p + 1]; e++) {
         const a = 9 * this.updA[e], b = 9 * this.updB[e], t = this.updTarget[e];
-        // w = D⁻¹ A(p, b)
-        for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) w[3 * r + c] = D[9 * p + 3 * r] * U[b + c] + D[9 * p + 3 * r + 1] * U[b + 3 + c] + D[9 * p + 3 * r + 2] * U[b + 6 + c];
         const T = t < 0 ? D : U, o = t < 0 ? 9 * (-1 - t) : 9 * t;
-        // target -= A(p, a)ᵀ w
-        for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) T[o + 3 * r + c] -= U[a + r] * w[c] + U[a + 3 + r] * w[3 + c] + U[a + 6 + r] * w[6 + c];
-      }
-      for (let k = this.rowStart[p]; k < this.rowStart[p + 1]; k++) {
-        const b = 9 * k;
-        for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) w[3 * r + c] = D[9 * p + 3 * r] * U[b + c] + D[9 * p + 3 * r + 1] * U[b + 3 + c] + D[9 * p + 3 * r + 2] * U[b + 6 + c];
-        for (let e = 0; e < 9; e++) U[b + e] = w[e];
+        for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) T[o + 3 * r + c] -= U[a + r] * U[b + c] + U[a + 3 + r] * U[b + 3 + c] + U[a + 6 + r] * U[b + 6 + c];
       }
     }
   }
@@ -159,30 +165,34 @@ export class BlockLdl {
       const i = this.order[p];
       y[3 * p] = b[3 * i]; y[3 * p + 1] = b[3 * i + 1]; y[3 * p + 2] = b[3 * i + 2];
     }
+    // C z = b: z_p = C_p⁻¹ (b_p - Σ V(p', p)ᵀ z_p'), the later rows updated as each p is done.
     for (let p = 0; p < n; p++) {
-      const y0 = y[3 * p], y1 = y[3 * p + 1], y2 = y[3 * p + 2];
+      const d = 9 * p;
+      const y0 = y[3 * p] / D[d];
+      const y1 = (y[3 * p + 1] - D[d + 3] * y0) / D[d + 4];
+      const y2 = (y[3 * p + 2] - D[d + 6] * y0 - D[d + 7] * y1) / D[d + 8];
+      y[3 * p] = y0; y[3 * p + 1] = y1; y[3 * p + 2] = y2;
       for (let k = this.rowStart[p]; k < this.rowStart[p + 1]; k++) {
-        const q = 3 * col[k], u = 9 * k; // y_q -= Wᵀ y_p
+        const q = 3 * col[k], u = 9 * k; // y_q -= Vᵀ y_p
         y[q] -= U[u] * y0 + U[u + 3] * y1 + U[u + 6] * y2;
         y[q + 1] -= U[u + 1] * y0 + U[u + 4] * y1 + U[u + 7] * y2;
         y[q + 2] -= U[u + 2] * y0 + U[u + 5] * y1 + U[u + 8] * y2;
       }
     }
-    for (let p = 0; p < n; p++) {
-      const d = 9 * p, y0 = y[3 * p], y1 = y[3 * p + 1], y2 = y[3 * p + 2];
-      y[3 * p] = D[d] * y0 + D[d + 1] * y1 + D[d + 2] * y2;
-      y[3 * p + 1] = D[d + 3] * y0 + D[d + 4] * y1 + D[d + 5] * y2;
-      y[3 * p + 2] = D[d + 6] * y0 + D[d + 7] * y1 + D[d + 8] * y2;
-    }
+    // Cᵀ x = z: x_p = C_p⁻ᵀ (z_p - Σ V(p, q) x_q), from the last row back.
     for (let p = n - 1; p >= 0; p--) {
       let s0 = y[3 * p], s1 = y[3 * p + 1], s2 = y[3 * p + 2];
       for (let k = this.rowStart[p]; k < this.rowStart[p + 1]; k++) {
-        const q = 3 * col[k], u = 9 * k; // x_p -= W x_q
+        const q = 3 * col[k], u = 9 * k;
         s0 -= U[u] * y[q] + U[u + 1] * y[q + 1] + U[u + 2] * y[q + 2];
         s1 -= U[u + 3] * y[q] + U[u + 4] * y[q + 1] + U[u + 5] * y[q + 2];
         s2 -= U[u + 6] * y[q] + U[u + 7] * y[q + 1] + U[u + 8] * y[q + 2];
       }
-      y[3 * p] = s0; y[3 * p + 1] = s1; y[3 * p + 2] = s2;
+      const d = 9 * p;
+      const x2 = s2 / D[d + 8];
+      const x1 = (s1 - D[d + 7] * x2) / D[d + 4];
+      const x0 = (s0 - D[d + 3] * x1 - D[d + 6] * x2) / D[d];
+      y[3 * p] = x0; y[3 * p + 1] = x1; y[3 * p + 2] = x2;
     }
     for (let p = 0; p < n; p++) {
       const i = this.order[p];
@@ -191,15 +201,32 @@ export class BlockLdl {
   }
 }
 
-/** Inverts the symmetric-or-not 3 × 3 block at d[o..o+8] in place; false if singular. */
-export function invert3(d: Float64Array, o: number): boolean {
-  const a = d[o], b = d[o + 1], c = d[o + 2], e = d[o + 3], f = d[o + 4], g = d[o + 5], h = d[o + 6], i = d[o + 7], k = d[o + 8];
-  const A = f * k - g * i, B = -(e * k - g * h), C = e * i - f * h;
-  const det = a * A + b * B + c * C;
-  if (!(Math.abs(det) > 0) || !Number.isFinite(det)) return false;
-  const s = 1 / det;
-  d[o] = A * s; d[o + 1] = -(b * k - c * i) * s; d[o + 2] = (b * g - c * f) * s;
-  d[o + 3] = B * s; d[o + 4] = (a * k - c * h) * s; d[o + 5] = -(a * g - c * e) * s;
-  d[o + 6] = C * s; d[o + 7] = -(a * i - b * h) * s; d[o + 8] = (a * f - b * e) * s;
+/**
+ * The symmetric 3 × 3 block at d[o..o+8] (its lower triangle read) replaced in place by its
+ * Cholesky factor C (lower triangular, C Cᵀ = the block; the upper triangle zeroed); false if the
+ * block is not positive definite.
+ */
+export function cholesky3(d: Float64Array, o: number): boolean {
+  const a00 = d[o], a10 = d[o + 3], a11 = d[o + 4], a20 = d[o + 6], a21 = d[o + 7], a22 = d[o + 8];
+  if (!(a00 > 0) || !Number.isFinite(a00)) return false;
+  const c00 = Math.sqrt(a00), c10 = a10 / c00, c20 = a20 / c00;
+  const s11 = a11 - c10 * c10;
+  if (!(s11 > 0)) return false;
+  const c11 = Math.sqrt(s11), c21 = (a21 - c20 * c10) / c11;
+  const s22 = a22 - c20 * c20 - c21 * c21;
+  if (!(s22 > 0) || !Number.isFinite(s22)) return false;
+  d[o] = c00; d[o + 1] = 0; d[o + 2] = 0;
+  d[o + 3] = c10; d[o + 4] = c11; d[o + 5] = 0;
+  d[o + 6] = c20; d[o + 7] = c21; d[o + 8] = Math.sqrt(s22);
   return true;
+}
+
+/** The 3 × 3 block at m[q..q+8] replaced by C⁻¹ times it, C the lower triangular factor at c[o..o+8]. */
+function lowerSolve3(c: Float64Array, o: number, m: Float64Array, q: number): void {
+  for (let col = 0; col < 3; col++) {
+    const x0 = m[q + col] / c[o];
+    const x1 = (m[q + 3 + col] - c[o + 3] * x0) / c[o + 4];
+    const x2 = (m[q + 6 + col] - c[o + 6] * x0 - c[o + 7] * x1) / c[o + 8];
+    m[q + col] = x0; m[q + 3 + col] = x1; m[q + 6 + col] = x2;
+  }
 }
