@@ -4,8 +4,9 @@
  * lost its path to the root is a fallen piece. Plain TypeScript over typed arrays, no Babylon.
  *
  * Eq. 9's strain d = |x_j - x_i| / L; eq. 10 erases the link when d ≥ e or d ≤ c. A joint's central
- * link has no ring links around it: its bending is carried by eq. 6 alone (G_b = E I / L³), so its
- * strain is the outer fibre's, M r / (E I) = G_b |C| L r / (E I) = |C| r / L², C eq. 6's offset,
+ * link has no ring links around it: its bending is carried by eq. 6 (G_b = c E I / L³ with the base
+ * node's c, particle-tree.ts's rootCell), so its strain is the outer fibre's,
+ * M r / (E I) = G_b |C| L r / (E I) = c |C| r / L², C eq. 6's offset (termBendStrain: c r / L²),
  * held to the same limit. Connectivity: union-find over the unbroken links from the anchor.
  */
 import { AXIS, BONE, type ParticleTree } from "./particle-tree";
@@ -52,11 +53,11 @@ export class TreeBreaking {
       }
     }
     for (let t = 0; t < tr.termCount; t++) {
-      const r = tr.termJointRadius[t];
-      if (!(r > 0) || !termActive(tr, t)) continue;
+      const perOffset = tr.termBendStrain[t];
+      if (!(perOffset > 0) || !termActive(tr, t)) continue;
       restoringOffset(tr, t, x, this.c);
-      const l = tr.termLink[t], L = tr.restLength[l];
-      const strain = (sqrt(this.c[0] ** 2 + this.c[1] ** 2 + this.c[2] ** 2) * r) / (L * L);
+      const l = tr.termLink[t];
+      const strain = sqrt(this.c[0] ** 2 + this.c[1] ** 2 + this.c[2] ** 2) * perOffset;
       if (strain >= tr.stretchLimit[l] - 1) {
         tr.broken[l] = 1;
         erased++;

@@ -26,9 +26,12 @@
  * frame's 1/60 s both run (elasticity spec).
  */
 import { BlockCholesky } from "./block-cholesky";
-import { type ParticleTree } from "./particle-tree";
+import { TERM_SIZE, type ParticleTree } from "./particle-tree";
 
 const { sqrt, max } = Math;
+
+/** Pairs of particles in one eq. 6 term. */
+const TERM_PAIRS = (TERM_SIZE * (TERM_SIZE - 1)) / 2;
 
 export interface ElasticSettings {
   /** β of the stiffness-proportional damping, s (ζ = β ω / 2 at mode frequency ω). */
@@ -57,13 +60,13 @@ export function shearNormal(tree: ParticleTree, s: number, x: Float64Array, out:
   return d;
 }
 
-/** Eq. 6's C = target - V_i for term t at positions x, into out[0..2]. */
+/** Eq. 6's C = target - V_i (Σ w_q x_q) for term t at positions x, into out[0..2]. */
 export function restoringOffset(tree: ParticleTree, t: number, x: Float64Array, out: Float64Array): void {
-  const i = tree.termI[t], j = tree.termJ[t], k = tree.termK[t], r0 = tree.termR0[t], r1 = tree.termR1[t];
-  const al = tree.termCoef[3 * t], be = tree.termCoef[3 * t + 1], ga = tree.termCoef[3 * t + 2];
-  for (let a = 0; a < 3; a++) {
-    const xj = x[3 * j + a];
-    out[a] = al * (xj - x[3 * k + a]) + be * (x[3 * r0 + a] - xj) + ga * (x[3 * r1 + a] - xj) - (x[3 * i + a] - xj);
+  out[0] = out[1] = out[2] = 0;
+  for (let e = TERM_SIZE * t; e < TERM_SIZE * (t + 1); e++) {
+    const q = tree.termParticle[e], w = tree.termWeight[e];
+    if (q < 0) break;
+    out[0] += w * x[3 * q]; out[1] += w * x[3 * q + 1]; out[2] += w * x[3 * q + 2];
   }
 }
 
@@ -89,20 +92,22 @@ export class ElasticSolver {
     const n = tree.count;
     const pairs: number[] = [];
     for (let l = 0; l < tree.linkCount; l++) pairs.push(tree.linkA[l], tree.linkB[l]);
+    const tp = tree.termParticle;
     for (let t = 0; t < tree.termCount; t++) {
-      const q = termParticles(tree, t);
-      for (let a = 0; a < 5; a++) for (let b = a + 1; b < 5; b++) pairs.push(q[a], q[b]);
+      const o = TERM_SIZE * t;
+      for (let a = 0; a < TERM_SIZE; a++) for (let b = a + 1; b < TERM_SIZE; b++) if (tp[o + a] >= 0 && tp[o + b] >= 0) pairs.push(tp[o + a], tp[o + b]);
     }
     for (let s = 0; s < tree.shearCount; s++) pairs.push(tree.shearRing[s], tree.shearBone[s], tree.shearRing[s], shearParticle(tree, s, 2), tree.shearBone[s], shearParticle(tree, s, 2));
     const order = new Int32Array(n);
     for (let i = 0; i < n; i++) order[i] = n - 1 - i; // leaves, then tips to root (see block-cholesky.ts)
     this.cholesky = new BlockCholesky(n, pairs, order);
     this.linkBlock = Int32Array.from({ length: tree.linkCount }, (_, l) => this.cholesky.blockIndex(tree.linkA[l], tree.linkB[l]));
-    this.termBlock = new Int32Array(10 * tree.termCount);
+    // Blocks of each eq. 6 term's particle pairs (a < b), TERM_PAIRS per term, -1 past its last particle.
+    this.termBlock = new Int32Array(TERM_PAIRS * tree.termCount).fill(-1);
     for (let t = 0; t < tree.termCount; t++) {
-      const q = termParticles(tree, t);
-      let e = 0;
-      for (let a = 0; a < 5; a++) for (let b = a + 1; b < 5; b++) this.termBlock[10 * t + e++] = this.cholesky.blockIndex(q[a], q[b]);
+      const o = TERM_SIZE * t;
+      let e = TERM_PAIRS * t;
+      for (let a = 0; a < TERM_SIZE; a++) for (let b = a + 1; b < TERM_SIZE; b++, e++) if (tp[o + a] >= 0 && tp[o + b] >= 0) this.termBlock[e] = this.cholesky.blockIndex(tp[o + a], tp[o + b]);
     }
     // Blocks (i, j), (i, p), (j, p) of each eq. 8 term: index e + f - 1 for particles e < f.
     this.shearBlock = new Int32Array(3 * tree.shearCount);
@@ -130,16 +135,13 @@ export class ElasticSolver {
     }
     for (let t = 0; t < tr.termCount; t++) {
       if (!termActive(tr, t)) continue;
-      restoringOffset(tr, t, x, c); // eq. 6: f_i = G_b C, and -G_b w_q C on the parent station
-      const G = tr.termG[t], al = tr.termCoef[3 * t], be = tr.termCoef[3 * t + 1], ga = tr.termCoef[3 * t + 2];
-      const i = tr.termI[t], j = tr.termJ[t], k = tr.termK[t], r0 = tr.termR0[t], r1 = tr.termR1[t];
-      for (let a = 0; a < 3; a++) {
-        const g = G * c[a];
-        out[3 * i + a] += g;
-        out[3 * j + a] -= g * (1 + al - be - ga);
-        out[3 * k + a] += g * al;
-        out[3 * r0 + a] -= g * be;
-        out[3 * r1 + a] -= g * ga;
+      restoringOffset(tr, t, x, c); // eq. 6: f_q = -G w_q C (f_i = G C, the reactions on the frame's particles)
+      const G = tr.termG[t];
+      for (let e = TERM_SIZE * t; e < TERM_SIZE * (t + 1); e++) {
+        const q = tr.termParticle[e];
+        if (q < 0) break;
+        const g = -G * tr.termWeight[e];
+        out[3 * q] += g * c[0]; out[3 * q + 1] += g * c[1]; out[3 * q + 2] += g * c[2];
       }
     }
     for (let s = 0; s < tr.shearCount; s++) {
@@ -203,20 +205,16 @@ export class ElasticSolver {
       out[3 * a] -= fx; out[3 * a + 1] -= fy; out[3 * a + 2] -= fz;
       out[3 * b] += fx; out[3 * b + 1] += fy; out[3 * b + 2] += fz;
     }
+    const c = this.c;
     for (let t = 0; t < tr.termCount; t++) {
       if (!termActive(tr, t)) continue;
-      const G = tr.termG[t], al = tr.termCoef[3 * t], be = tr.termCoef[3 * t + 1], ga = tr.termCoef[3 * t + 2];
-      const i = tr.termI[t], j = tr.termJ[t], k = tr.termK[t], r0 = tr.termR0[t], r1 = tr.termR1[t];
-      const wj = 1 + al - be - ga;
-      for (let a = 0; a < 3; a++) {
-        // C(p) = Σ w_q p_q with w_i = -1, w_j = 1 + α - β - γ, w_k = -α, w_r0 = β, w_r1 = γ; (K p)_q = -G w_q C.
-        const C = -p[3 * i + a] + wj * p[3 * j + a] - al * p[3 * k + a] + be * p[3 * r0 + a] + ga * p[3 * r1 + a];
-        const g = G * C;
-        out[3 * i + a] += g;
-        out[3 * j + a] -= g * wj;
-        out[3 * k + a] += g * al;
-        out[3 * r0 + a] -= g * be;
-        out[3 * r1 + a] -= g * ga;
+      restoringOffset(tr, t, p, c); // C(p) = Σ w_q p_q; (K p)_q = -G w_q C
+      const G = tr.termG[t];
+      for (let e = TERM_SIZE * t; e < TERM_SIZE * (t + 1); e++) {
+        const q = tr.termParticle[e];
+        if (q < 0) break;
+        const g = -G * tr.termWeight[e];
+        out[3 * q] += g * c[0]; out[3 * q + 1] += g * c[1]; out[3 * q + 2] += g * c[2];
       }
     }
     const Sg = this.shearGrad;
@@ -277,13 +275,19 @@ export class ElasticSolver {
       if (!pin[b]) A.addDiag(b, m9, 0, hK);
       if (!pin[a] && !pin[b]) A.addOff(a, b, this.linkBlock[l], m9, 0, -hK);
     }
+    const tp = tr.termParticle, tw = tr.termWeight;
     for (let t = 0; t < tr.termCount; t++) {
       if (!termActive(tr, t)) continue;
-      const q = termParticles(tr, t), w = termWeights(tr, t), G = hK * tr.termG[t];
-      let e = 0;
-      for (let a = 0; a < 5; a++) {
-        if (!pin[q[a]]) A.addDiagIso(q[a], G * w[a] * w[a]);
-        for (let b = a + 1; b < 5; b++, e++) if (!pin[q[a]] && !pin[q[b]]) A.addOffIso(this.termBlock[10 * t + e], G * w[a] * w[b]);
+      const G = hK * tr.termG[t], o = TERM_SIZE * t;
+      let e = TERM_PAIRS * t;
+      for (let a = 0; a < TERM_SIZE; a++) {
+        const qa = tp[o + a];
+        if (qa < 0) break;
+        if (!pin[qa]) A.addDiagIso(qa, G * tw[o + a] * tw[o + a]);
+        for (let b = a + 1; b < TERM_SIZE; b++, e++) {
+          const qb = tp[o + b];
+          if (qb >= 0 && !pin[qa] && !pin[qb]) A.addOffIso(this.termBlock[e], G * tw[o + a] * tw[o + b]);
+        }
       }
     }
     const Sg = this.shearGrad;
@@ -305,22 +309,6 @@ export class ElasticSolver {
 /** Eq. 8 term s's particles: 0 the ring particle, 1 its bone, 2 the axis link's lower end. */
 function shearParticle(tr: ParticleTree, s: number, e: number): number {
   return e === 0 ? tr.shearRing[s] : e === 1 ? tr.shearBone[s] : tr.linkA[tr.shearAxis[s]];
-}
-
-const TERM_Q = [0, 0, 0, 0, 0];
-const TERM_W = [0, 0, 0, 0, 0];
-
-/** The five particles of eq. 6's term t: i, j, k, r0, r1 (a shared scratch array). */
-function termParticles(tr: ParticleTree, t: number): number[] {
-  TERM_Q[0] = tr.termI[t]; TERM_Q[1] = tr.termJ[t]; TERM_Q[2] = tr.termK[t]; TERM_Q[3] = tr.termR0[t]; TERM_Q[4] = tr.termR1[t];
-  return TERM_Q;
-}
-
-/** Their weights in C = Σ w_q x_q: -1, 1 + α - β - γ, -α, β, γ (a shared scratch array). */
-function termWeights(tr: ParticleTree, t: number): number[] {
-  const al = tr.termCoef[3 * t], be = tr.termCoef[3 * t + 1], ga = tr.termCoef[3 * t + 2];
-  TERM_W[0] = -1; TERM_W[1] = 1 + al - be - ga; TERM_W[2] = -al; TERM_W[3] = be; TERM_W[4] = ga;
-  return TERM_W;
 }
 
 function checkElastic(s: ElasticSettings): void {

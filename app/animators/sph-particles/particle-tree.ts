@@ -33,6 +33,18 @@
  * linear in the positions, its energy ½ G_b |target - V_i|² is invariant under rigid motions, and
  * its reactions on the parent station conserve momentum and angular momentum.
  *
+ * DEPARTURE (torsion). The paper's links give a branch next to no torsional stiffness where the
+ * bone spacing is much longer than the radius: a diagonal between neighbouring rings runs nearly
+ * along the axis, and turning one ring against the next by φ stretches it by about 1.5 r² φ / L,
+ * so the diagonals hold (r / L)² of G J / L (3 % for a 4 cm limb at 0.25 m), and at a joint the
+ * child's first ring has no neighbouring ring at all. On the demo tree the wind's drag on the side
+ * shoots turned each limb 30-40° about itself at 5 m/s (and 7° along it at 10 m/s with the joints
+ * held), and its shoots' tips swung off 0.2-0.3 m, 60 to 300 times the beam frame's bend. Each
+ * ring particle (past the root station) gets an eq. 6 term of its own: its offset from its bone
+ * held in the previous station's frame, G_t = G J / (n L r²) (G = E / 16, J = π r⁴ / 2): the
+ * link's torsional stiffness G J / L; that term also resists the ring's tilt, so eq. 6's term on
+ * the bone carries E I / (16 L) less (TORSION_BENDING).
+ *
  * DEPARTURE (leaves). Table 2 gives a leaf only eq. 4's spring to its branch; on a spring alone a
  * leaf swings freely about its petiole and hangs straight down. Each leaf also has an eq. 6 term
  * in its bone's station frame, stiff enough for a sway of `leafFrequency` (3 Hz), so it keeps
@@ -71,6 +83,14 @@ export const SHEAR_STIFFNESS = 1;
  * tore twigs' rings at 20 m/s when they had the wood's limits.
  */
 const SHAPE_LIMIT = Infinity;
+/**
+ * The share of a station's bending stiffness E I / L its torsion terms carry: a term
+ * G_t = G J / (n L r²) (G = E / 16, J = π r⁴ / 2) on each of the n ring particles resists a tilt of
+ * the ring by θ with n G_t r² θ / 2 = E I θ / (16 L); eq. 6's term on the bone carries that much less.
+ */
+const TORSION_BENDING = 1 / 16;
+/** Most particles in one eq. 6 term (i, o, j, k and two of j's ring). */
+export const TERM_SIZE = 6;
 /** Most ring particles around one bone particle. */
 export const MAX_RING = 24;
 
@@ -150,20 +170,21 @@ export interface ParticleTree {
   /** Erased links (eq. 10). The one mutable part. */
   readonly broken: Uint8Array;
 
-  /** Eq. 6 restoring terms: target = α (x_j - x_k) + β (x_r0 - x_j) + γ (x_r1 - x_j), force G (target - (x_i - x_j)) on i. */
+  /**
+   * Eq. 6 restoring terms, each C = target - (x_i - x_o) = Σ w_q x_q over up to TERM_SIZE particles
+   * (target = α (x_j - x_k) + β (x_r0 - x_j) + γ (x_r1 - x_j), the frame of station j; o = j for a
+   * bone's or a leaf's direction, o the ring's own bone for a joint's torsion term), 0 at rest:
+   * force -G w_q C on each. Particles -1 (and weight 0) past a term's last.
+   */
   readonly termCount: number;
-  readonly termI: Int32Array;
-  readonly termJ: Int32Array;
-  readonly termK: Int32Array;
-  readonly termR0: Int32Array;
-  readonly termR1: Int32Array;
-  readonly termCoef: Float64Array;
+  readonly termParticle: Int32Array;
+  readonly termWeight: Float64Array;
   readonly termG: Float64Array;
   /** The link the term bends about (AXIS or PETIOLE) and the parent's axis link (-1: the anchor's). */
   readonly termLink: Int32Array;
   readonly termParentLink: Int32Array;
-  /** Joint terms (no ring around): radius for the bending strain check, else 0. */
-  readonly termJointRadius: Float64Array;
+  /** Joint terms (no ring around): the outer fibre's strain per metre of eq. 6's offset |C| (eq. 10's check), else 0. */
+  readonly termBendStrain: Float64Array;
 
   /** Eq. 8 shear terms: ring particle, its bone, its spoke link and the axis link whose direction is the normal. */
   readonly shearCount: number;
@@ -174,6 +195,21 @@ export interface ParticleTree {
   readonly shearG: Float64Array;
   /** n · (x_j - x_i) at rest (not 0 where the branch curves: the ring is normal to the centre line, not to the chord). */
   readonly shearRest: Float64Array;
+}
+
+/**
+ * The bending stiffness of a branch's base node over an inner station's E I / L, for a branch of
+ * n links. The links are rigid between stations and bend at them: an inner station stands for the
+ * beam from half a link before it to half a link after, but the base only for the half link after
+ * (a half cell: twice the stiffness, 2 E I / L), and a chain of n links with 2 E I / L at its base
+ * still bends (2 n² + 1) / (2 n²) times as far as the beam under a tip load: 1.5 times for one link.
+ * 6 n / (3 n - 1) (3 for one link, 2.4 for two, toward 2) makes the tip load's deflection the
+ * beam's, PL³ / 3EI, for any n, and a uniform load's within (n² + 1/3) / n² (one link 1.33, two
+ * 1.08, four 1.02). With E I / L at every node as before, a branch of four links bent 1.4 times as
+ * far as the beam and one of a single link 3 times (the demo tree's twigs at 0.25 m spacing).
+ */
+export function rootCell(n: number): number {
+  return (6 * n) / (3 * n - 1);
 }
 
 /** Ring size for a radius at a spacing: 2 π r / spacing, at least 3. */
@@ -226,8 +262,7 @@ export function buildParticleTree(s: TreeSkeleton, settings: Partial<ParticleTre
   const pos = new Growing(), type: number[] = [], mass: number[] = [], pinned: number[] = [], branchOf: number[] = [], levelOf: number[] = [];
   const radius: number[] = [], solid: number[] = [], prevBone: number[] = [], ringStart: number[] = [], ringCount: number[] = [], axisLength: number[] = [];
   const lA: number[] = [], lB: number[] = [], lKind: number[] = [], lRest: number[] = [], lK: number[] = [], lE: number[] = [], lC: number[] = [], lAround: number[] = [];
-  const t: number[][] = [[], [], [], [], [], [], [], [], [], [], []]; // I J K R0 R1 α β γ G link parentLink
-  const tJoint: number[] = [];
+  const tP: number[] = [], tW: number[] = [], tG: number[] = [], tLink: number[] = [], tParent: number[] = [], tBend: number[] = [];
   const sh: number[][] = [[], [], [], [], []];
   const addParticle = (x: number, y: number, z: number, ty: number, m: number, b: number, r: number, v: number): number => {
     pos.push(x, y, z);
@@ -245,17 +280,29 @@ export function buildParticleTree(s: TreeSkeleton, settings: Partial<ParticleTre
   };
   const epsOf = (b: number) => set.ruptureStrain * set.levelScale ** s.branchLevel[b];
   const axisLinkOf = new Map<number, number>(); // bone -> its incoming AXIS link
-  const addTerm = (i: number, j: number, G: number, link: number, jointRadius: number): void => {
+  // Eq. 6's term on particle i in station j's frame (origin o: x_i - x_o is held; o = j but for torsion).
+  const addTerm = (i: number, j: number, G: number, link: number, bendStrain: number, o = j): void => {
     const k = prevBone[j], r0 = ringStart[j], r1 = ringStart[j] + 1;
     const p = P();
     const V = [p[3 * j] - p[3 * k], p[3 * j + 1] - p[3 * k + 1], p[3 * j + 2] - p[3 * k + 2]];
     const u0 = [p[3 * r0] - p[3 * j], p[3 * r0 + 1] - p[3 * j + 1], p[3 * r0 + 2] - p[3 * j + 2]];
     const u1 = [p[3 * r1] - p[3 * j], p[3 * r1 + 1] - p[3 * j + 1], p[3 * r1 + 2] - p[3 * j + 2]];
-    const w = [p[3 * i] - p[3 * j], p[3 * i + 1] - p[3 * j + 1], p[3 * i + 2] - p[3 * j + 2]];
-    const c = solve3(V, u0, u1, w);
-    t[0].push(i); t[1].push(j); t[2].push(k); t[3].push(r0); t[4].push(r1);
-    t[5].push(c[0]); t[6].push(c[1]); t[7].push(c[2]); t[8].push(G); t[9].push(link); t[10].push(axisLinkOf.get(j) ?? -1);
-    tJoint.push(jointRadius);
+    const w = [p[3 * i] - p[3 * o], p[3 * i + 1] - p[3 * o + 1], p[3 * i + 2] - p[3 * o + 2]];
+    const [al, be, ga] = solve3(V, u0, u1, w);
+    // C = α (x_j - x_k) + β (x_r0 - x_j) + γ (x_r1 - x_j) - x_i + x_o, a particle named twice taking the sum.
+    const q = [i, o, j, k, r0, r1], wt = [-1, 1, al - be - ga, -al, be, ga];
+    const slot: number[] = [], weight: number[] = [];
+    q.forEach((particle, e) => {
+      const at = slot.indexOf(particle);
+      if (at >= 0) weight[at] += wt[e];
+      else { slot.push(particle); weight.push(wt[e]); }
+    });
+    for (let e = 0; e < TERM_SIZE; e++) {
+      tP.push(e < slot.length ? slot[e] : -1);
+      tW.push(e < slot.length ? weight[e] : 0);
+    }
+    tG.push(G); tLink.push(link); tParent.push(axisLinkOf.get(j) ?? -1);
+    tBend.push(bendStrain);
   };
   const bonesOf: number[][] = [];
   const aroundCountOf = new Map<number, number>();
@@ -343,18 +390,23 @@ export function buildParticleTree(s: TreeSkeleton, settings: Partial<ParticleTre
         const rPrev = radius[prev] > 0 && prevRing >= 0 ? radius[prev] : r;
         const rm = 0.5 * (r + rPrev), Am = PI * rm * rm, I = (PI * rm ** 4) / 4;
         const joint = prevRing < 0;
+        // The branch's base node is a half cell: its bending stiffness is rootCell times a station's.
+        const cell = k === 1 ? rootCell(nSeg) : 1;
         const axis = addLink(prev, bone, AXIS, joint ? Am : 0.75 * Am, E, eps);
         axisLinkOf.set(bone, axis);
         let around = 0;
         if (!joint) {
+          // Bent by θ = M L / (cell E I) at the base, the ring's links stretch by 1 / cell of the fibre's strain M r / (E I).
           for (let a = 0; a < nRing; a++) {
-            lAround[addLink(prevRing + a, rs + a, RING_AXIAL, Am / (4 * nRing), E, eps)] = axis;
-            lAround[addLink(prevRing + a, rs + ((a + 1) % nRing), DIAGONAL, Am / (4 * nRing), G, eps)] = axis;
+            lAround[addLink(prevRing + a, rs + a, RING_AXIAL, Am / (4 * nRing), E, eps / cell)] = axis;
+            lAround[addLink(prevRing + a, rs + ((a + 1) % nRing), DIAGONAL, Am / (4 * nRing), G, eps / cell)] = axis;
             around += 2;
           }
         }
         const L = lRest[axis];
-        addTerm(bone, prev, (joint ? 1 : 0.5) * (E * I) / L ** 3, axis, joint ? rm : 0);
+        addTerm(bone, prev, (cell - (joint ? 0 : 0.5) - TORSION_BENDING) * (E * I) / L ** 3, axis, joint ? (cell * rm) / (L * L) : 0);
+        // Torsion: each ring particle's offset from its bone held in the previous station's frame, G_t = G J / (n L r²).
+        for (let a = 0; a < nRing; a++) addTerm(rs + a, prev, (G * 2 * I) / (nRing * L * r * r), axis, 0, bone);
         aroundCountOf.set(axis, around);
         for (let a = 0; a < nRing; a++) sh[3][sh[3].length - nRing + a] = axis;
       }
@@ -408,9 +460,8 @@ export function buildParticleTree(s: TreeSkeleton, settings: Partial<ParticleTre
     linkCount: nl, linkA: Int32Array.from(lA), linkB: Int32Array.from(lB), linkKind: Uint8Array.from(lKind), restLength: Float64Array.from(lRest),
     stiffness: Float64Array.from(lK), stretchLimit: Float64Array.from(lE), compressLimit: Float64Array.from(lC), aroundOf: Int32Array.from(lAround),
     aroundCount, broken: new Uint8Array(nl),
-    termCount: t[0].length, termI: Int32Array.from(t[0]), termJ: Int32Array.from(t[1]), termK: Int32Array.from(t[2]), termR0: Int32Array.from(t[3]),
-    termR1: Int32Array.from(t[4]), termCoef: interleave3(t[5], t[6], t[7]), termG: Float64Array.from(t[8]), termLink: Int32Array.from(t[9]),
-    termParentLink: Int32Array.from(t[10]), termJointRadius: Float64Array.from(tJoint),
+    termCount: tG.length, termParticle: Int32Array.from(tP), termWeight: Float64Array.from(tW), termG: Float64Array.from(tG),
+    termLink: Int32Array.from(tLink), termParentLink: Int32Array.from(tParent), termBendStrain: Float64Array.from(tBend),
     shearCount: sh[0].length, shearRing: Int32Array.from(sh[0]), shearBone: Int32Array.from(sh[1]), shearSpoke: Int32Array.from(sh[2]),
     shearAxis: Int32Array.from(sh[3]), shearG: Float64Array.from(sh[4]), shearRest: shearRestOf(pos.data, sh, lA, lB),
   };
@@ -429,16 +480,6 @@ function shearRestOf(p: number[], sh: number[][], lA: number[], lB: number[]): F
 
 function dot3(a: number[], b: number[]): number {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-function interleave3(a: number[], b: number[], c: number[]): Float64Array {
-  const out = new Float64Array(3 * a.length);
-  for (let i = 0; i < a.length; i++) {
-    out[3 * i] = a[i];
-    out[3 * i + 1] = b[i];
-    out[3 * i + 2] = c[i];
-  }
-  return out;
 }
 
 /** Coefficients (α, β, γ) with α a + β b + γ c = w (Cramer's rule); a, b, c independent. */

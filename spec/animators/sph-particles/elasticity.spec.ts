@@ -5,6 +5,8 @@
  */
 import { AXIS, buildParticleTree, type ParticleTree } from "../../../app/animators/sph-particles/particle-tree";
 import { ElasticSolver } from "../../../app/animators/sph-particles/elasticity";
+import { readFileSync } from "node:fs";
+import { grammarToSkeleton } from "../../../app/lsystem/lsystem";
 import { horizontalBranch, smallTree } from "./fixtures";
 
 const E = 8.6e9;
@@ -17,9 +19,9 @@ function boneAt(tree: ParticleTree, x: number): number {
 }
 
 describe("elasticity", () => {
-  it.each([0.01, 1 / 60])("bends a single branch toward a steady load as beam theory says and lets it return to rest (dt %f s)", (dt) => {
+  it.each([[0.01, 0.1], [1 / 60, 0.1], [1 / 60, 0.25], [1 / 60, 1]])("bends a single branch toward a steady load as beam theory says and lets it return to rest (dt %f s, bone spacing %f m)", (dt, spacing) => {
     const r = 0.02, L = 1, P = 10;
-    const tree = buildParticleTree(horizontalBranch(L, r));
+    const tree = buildParticleTree(horizontalBranch(L, r), { spacing });
     const solver = new ElasticSolver(tree);
     const x = Float64Array.from(tree.restPosition), v = new Float64Array(x.length), load = new Float64Array(x.length);
     const tip = boneAt(tree, L);
@@ -30,11 +32,43 @@ describe("elasticity", () => {
     load.fill(0);
     for (let t = 0; t < 2; t += dt) solver.step(x, v, load, dt);
     const back = Math.hypot(...[0, 1, 2].map((a) => x[3 * tip + a] - tree.restPosition[3 * tip + a]));
-    console.log(`dt ${dt.toFixed(4)}: tip moved (${d.map((a) => (1000 * a).toFixed(3)).join(", ")}) mm under ${P} N (beam theory ${(1000 * beam).toFixed(3)} mm across); ${(1000 * back).toExponential(2)} mm off rest 2 s after`);
-    expect(d[2]).toBeGreaterThan(0.9 * beam); // toward the load, as far as the beam within 15 %
-    expect(d[2]).toBeLessThan(1.15 * beam);
+    console.log(`dt ${dt.toFixed(4)}, ${spacing} m: tip moved (${d.map((a) => (1000 * a).toFixed(3)).join(", ")}) mm under ${P} N (beam theory ${(1000 * beam).toFixed(3)} mm across); ${(1000 * back).toExponential(2)} mm off rest 2 s after`);
+    // Toward the load, as far as the beam within 10 % (a base node of E I / L bent 4 links 1.4 times as far, one link 3 times).
+    expect(d[2]).toBeGreaterThan(0.9 * beam);
+    expect(d[2]).toBeLessThan(1.1 * beam);
     expect(Math.abs(d[1])).toBeLessThan(0.05 * d[2]);
     expect(back).toBeLessThan(0.01 * d[2]);
+  });
+
+  it("twists a branch under a torque T by T L / (G J), at any bone spacing", () => {
+    const r = 0.03, L = 1, G = E / 16, J = (Math.PI * r ** 4) / 2, T = 5;
+    for (const spacing of [0.1, 0.25]) {
+      const tree = buildParticleTree(horizontalBranch(L, r), { spacing });
+      const solver = new ElasticSolver(tree, { stiffnessDamping: 0.01 });
+      const tip = boneAt(tree, L), ring = tree.ringStart[tip], n = tree.ringCount[tip];
+      const x = Float64Array.from(tree.restPosition), v = new Float64Array(x.length), load = new Float64Array(x.length);
+      // A couple about the branch's axis (+x): a tangential force T / (n r) on each ring particle.
+      const tangent = (q: number) => [0, -(x[3 * q + 2] - x[3 * tip + 2]) / r, (x[3 * q + 1] - x[3 * tip + 1]) / r];
+      for (let q = ring; q < ring + n; q++) tangent(q).forEach((t, a) => (load[3 * q + a] = (T / (n * r)) * t));
+      for (let t = 0; t < 3; t += 1 / 60) solver.step(x, v, load, 1 / 60);
+      const u = [0, 1, 2].map((a) => x[3 * ring + a] - x[3 * tip + a]), u0 = [0, 1, 2].map((a) => tree.restPosition[3 * ring + a] - tree.restPosition[3 * tip + a]);
+      const twist = Math.atan2(u0[1] * u[2] - u0[2] * u[1], u0[1] * u[1] + u0[2] * u[2]);
+      const theory = (T * L) / (G * J);
+      console.log(`${spacing} m: twist ${(twist * 180 / Math.PI).toFixed(3)}° under ${T} N m (G J / L: ${(theory * 180 / Math.PI).toFixed(3)}°)`);
+      expect(Math.abs(twist / theory - 1)).toBeLessThan(0.15);
+    }
+  });
+
+  it("holds the demo tree still with no load at the paper's 0.1 m spacing, with no damping added (dt 1/60 s)", () => {
+    // Round-off grew an unstable mode here in a second when the solve lost its pivots' soft directions.
+    const tree = buildParticleTree(grammarToSkeleton(readFileSync("assets/trees/demo.lsys", "utf8"), { seed: 1 }), { spacing: 0.1 });
+    const solver = new ElasticSolver(tree, { stiffnessDamping: 0 });
+    const x = Float64Array.from(tree.restPosition), v = new Float64Array(x.length), none = new Float64Array(x.length);
+    for (let k = 0; k < 60; k++) solver.step(x, v, none, 1 / 60);
+    let moved = 0;
+    for (let i = 0; i < x.length; i++) moved = Math.max(moved, Math.abs(x[i] - tree.restPosition[i]));
+    console.log(`demo tree at 0.1 m (${tree.count} particles): ${moved.toExponential(2)} m off rest after 1 s in still air`);
+    expect(moved).toBeLessThan(1e-9);
   });
 
   it("costs no internal force for a rigid rotation of the whole particle tree (and much for a bend)", () => {
