@@ -34,7 +34,9 @@
  *
  * The box: a lattice in an axis-aligned box, periodic on all faces (the neighbour search wraps),
  * so particles leaving downwind come back upwind ("recycled"); a slab at each upwind face is
- * driven, its particles' velocity set to the wind callback (the shared WindField). Neighbours by
+ * driven, its particles' velocity set to the wind callback (the shared WindField), which wipes
+ * out the recycled wake, and every particle takes the callback's change over each step, so the
+ * box's air is the shared wind plus the tree's disturbance of it (`follow`). Neighbours by
  * a uniform grid of cells no smaller than h, rebuilt every substep by a counting sort.
  */
 
@@ -63,7 +65,7 @@ export interface SphSettings {
   viscosity: number;
   /** Depth of the driven slab at the upwind faces, in lattice spacings. */
   inflowDepth: number;
-  /** Whether the upwind slab is driven by the wind callback (false: a closed periodic box). */
+  /** Whether the wind callback drives the box (its upwind slab, and its changes everywhere; false: a closed periodic box). */
   drive: boolean;
   /** Most substeps one step may take (more are clamped: `clamped` says so). */
   maxSubsteps: number;
@@ -147,6 +149,10 @@ export class SphWind {
   private readonly impulse: Float64Array;
   private readonly damp: Float64Array;
   private readonly u = new Float64Array(3);
+  /** The wind callback's velocity at every wind particle when last sampled (follow). */
+  private readonly sampled: Float64Array;
+  /** The upwind faces driven: +1 the low face along an axis, -1 the high one, 0 neither (kept through a calm). */
+  private readonly upwind = new Int8Array(3);
   private readonly poly6: number;
   private readonly spiky: number;
   private readonly viscLap: number;
@@ -199,6 +205,7 @@ export class SphWind {
     this.particleMass = this.settings.restDensity / sum;
     this.position = new Float64Array(3 * n);
     this.velocity = new Float64Array(3 * n);
+    this.sampled = new Float64Array(3 * n);
     this.reset(startTime);
   }
 
@@ -212,6 +219,7 @@ export class SphWind {
       this.position[3 * i + 2] = this.lo[2] + (z + 0.5) * s;
       this.wind(this.position[3 * i], this.position[3 * i + 1], this.position[3 * i + 2], time, this.velocity, 3 * i);
     }
+    this.sampled.set(this.velocity);
   }
 
   private cellIndex(x: number, y: number, z: number): number {
@@ -243,6 +251,7 @@ export class SphWind {
     this.substeps = steps;
     this.soundSpeed = c;
     const ds = dt / steps;
+    if (st.drive) this.follow(t);
     // The tree's particles: air-equivalent mass, position and velocity in the shared arrays.
     this.impulse.fill(0, 0, 3 * nt);
     this.damp.fill(0, 0, nt);
@@ -398,14 +407,34 @@ export class SphWind {
     }
   }
 
-  /** The wind callback's velocity on the particles in the slab at each upwind face. */
+  /**
+   * The shared wind's change since the last step, added to every wind particle: the box resolves
+   * the tree's disturbance of the wind (its wake, the air it slows), and the wind's own changes (a
+   * gust, a lull, the wind dropping) reach every particle at once, as every other method feels
+   * them, not only through the upwind slab (a stopped wind left the box's air blowing for seconds).
+   * One sample per particle a step, at its position: U(x(t), t) - U(x(t - dt), t - dt).
+   */
+  private follow(t: number): void {
+    const x = this.position, v = this.velocity, u = this.sampled;
+    for (let i = 0; i < this.count; i++) {
+      const o = 3 * i, ux = u[o], uy = u[o + 1], uz = u[o + 2];
+      this.wind(x[o], x[o + 1], x[o + 2], t, u, o);
+      v[o] += u[o] - ux; v[o + 1] += u[o + 1] - uy; v[o + 2] += u[o + 2] - uz;
+    }
+  }
+
+  /**
+   * The wind callback's velocity on the particles in the slab at each upwind face. In a calm the
+   * faces the wind last came in through stay driven (by the calm): still air comes in there and
+   * the box's air comes to rest, as it does when the wind drops (undriven, the periodic box kept
+   * blowing at the last wind's speed).
+   */
   private drive(t: number): void {
     const lo = this.lo, size = this.size, depth = this.settings.inflowDepth * this.box.spacing, x = this.position, v = this.velocity, u = this.u;
     this.wind(lo[0] + 0.5 * size[0], lo[1] + 0.5 * size[1], lo[2] + 0.5 * size[2], t, u, 0);
-    const speed = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-    if (!(speed > 0)) return;
-    const face = [0, 0, 0];
-    for (let a = 0; a < 3; a++) face[a] = u[a] > 0.2 * speed ? 1 : u[a] < -0.2 * speed ? -1 : 0;
+    const speed = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]), face = this.upwind;
+    if (speed > 0) for (let a = 0; a < 3; a++) face[a] = u[a] > 0.2 * speed ? 1 : u[a] < -0.2 * speed ? -1 : 0;
+    if (face[0] === 0 && face[1] === 0 && face[2] === 0) return;
     for (let i = 0; i < this.count; i++) {
       let driven = false;
       for (let a = 0; a < 3 && !driven; a++) {
