@@ -17,18 +17,34 @@
  *
  * The time step. The wood is stiff: a link of E A / L between particles of ρ A L / n has
  * ω ≈ √(E / ρ) / L ≈ 3 × 10⁴ rad/s at 0.1 m, so semi-implicit Euler would need 30 µs steps (500
- * per frame). We take one linearly implicit (backward) Euler step (Baraff and Witkin 1998):
- * (M - (dt² + β dt) K) Δv = dt f + (dt² + β dt) K v, with K the forces' Jacobian (a spring's
- * k [n nᵀ + max(0, 1 - L/l)(I - n nᵀ)], eq. 6's G w_p w_q I, eq. 8's G_s n nᵀ with n held over the
- * step), β the stiffness-proportional (Rayleigh) damping and the air's drag damping on the
- * diagonal, solved directly (block-cholesky.ts: conjugate gradients needed about 3,000 iterations on a
- * 200-particle tree, the wood being that stiff). Stable at any step; the paper's 0.01 s and a
- * frame's 1/60 s both run (elasticity spec).
+ * per frame). We take one linearly implicit step of the HHT-α method (Hilber, Hughes and Taylor
+ * 1977; Newmark's updates with β = (1 - α)² / 4, γ = ½ - α): the equation of motion is held at
+ * (1 + α) of the way through the step, M a₁ = (1 + α) f(x₁, v₁) - α f(x₀, v₀), linearised about x₀:
+ * (M + (1 + α)[(β dt² + γ dt β_R) K̂ + γ dt C_air]) a₁ = f₀ - (1 + α)[K̂ (dt v₀ + dt² (½ - β) a₀)
+ * + (β_R K̂ + C_air) dt (1 - γ) a₀], f₀ the forces at x₀ with the damping -β_R K̂ v₀; then
+ * x₁ = x₀ + dt v₀ + dt² ((½ - β) a₀ + β a₁), v₁ = v₀ + dt ((1 - γ) a₀ + γ a₁). K̂ = -K, K the
+ * forces' Jacobian (a spring's k [n nᵀ + max(0, 1 - L/l)(I - n nᵀ)], eq. 6's G w_p w_q I, eq. 8's
+ * G_s n nᵀ with n held over the step), β_R the stiffness-proportional (Rayleigh) damping, C_air
+ * the air's drag damping on the diagonal; solved directly (block-cholesky.ts: conjugate gradients
+ * needed about 3,000 iterations on a 200-particle tree, the wood being that stiff). Stable at any
+ * step; the paper's 0.01 s and a frame's 1/60 s both run (elasticity spec). Backward Euler, used
+ * before, damped a mode of ω by about ω dt / 2 by itself (0.21 on the demo tree's 4.3 Hz first
+ * mode at 1/60 s), so the damping slider's low settings could not be had; HHT-α damps the sway
+ * by under 0.002 and the stiff axial motions strongly, so β_R = 2 ζ / ω₁ sets ζ of the first mode.
  */
 import { BlockCholesky } from "./block-cholesky";
 import { TERM_SIZE, type ParticleTree } from "./particle-tree";
 
 const { sqrt, max } = Math;
+
+/**
+ * HHT-α's α (Hilber, Hughes and Taylor 1977), from -1/3 to 0: the numerical damping of the
+ * stiffest motions (their amplitude at most 0.54 a step at -0.3) while the tree's sway keeps its
+ * own (ζ 0.0015 at ω dt = 0.45, the demo tree's first mode at 1/60 s; 0.00005 at 0.14, Habel's).
+ * β and γ follow: second order, unconditionally stable for a linear system.
+ */
+export const HHT_ALPHA = -0.3;
+const HHT_BETA = (1 - HHT_ALPHA) ** 2 / 4, HHT_GAMMA = 0.5 - HHT_ALPHA;
 
 /** Pairs of particles in one eq. 6 term. */
 const TERM_PAIRS = (TERM_SIZE * (TERM_SIZE - 1)) / 2;
@@ -72,6 +88,8 @@ export function restoringOffset(tree: ParticleTree, t: number, x: Float64Array, 
 
 export class ElasticSolver {
   settings: ElasticSettings;
+  /** Every particle's acceleration after the last step (HHT-α carries it), m/s², xyz. */
+  readonly acceleration: Float64Array;
   private readonly cholesky: BlockCholesky;
   private readonly linkBlock: Int32Array;
   private readonly termBlock: Int32Array;
@@ -80,7 +98,8 @@ export class ElasticSolver {
   private readonly shearGrad: Float64Array;
   private readonly f: Float64Array;
   private readonly rhs: Float64Array;
-  private readonly dv: Float64Array;
+  private readonly next: Float64Array;
+  private readonly w: Float64Array;
   private readonly kv: Float64Array;
   private readonly c = new Float64Array(3);
   private readonly m9 = new Float64Array(9);
@@ -116,7 +135,9 @@ export class ElasticSolver {
     this.shearGrad = new Float64Array(9 * tree.shearCount);
     this.f = new Float64Array(3 * n);
     this.rhs = new Float64Array(3 * n);
-    this.dv = new Float64Array(3 * n);
+    this.next = new Float64Array(3 * n);
+    this.w = new Float64Array(3 * n);
+    this.acceleration = new Float64Array(3 * n);
     this.kv = new Float64Array(3 * n);
   }
 
@@ -162,33 +183,44 @@ export class ElasticSolver {
   }
 
   /**
-   * One implicit Euler step of dt: positions x and velocities v (xyz per particle) in place, under
-   * the elastic forces and `external` (N, xyz); `dragDamping` (kg/s per particle, optional): the
-   * derivative of the air's drag against the particle's velocity, taken implicitly.
+   * One HHT-α step of dt (see the file's comment): positions x and velocities v (xyz per particle)
+   * in place, and `acceleration`, under the elastic forces and `external` (N, xyz); `dragDamping`
+   * (kg/s per particle, optional): the derivative of the air's drag against the particle's
+   * velocity, taken implicitly.
    */
   step(x: Float64Array, v: Float64Array, external: Float64Array, dt: number, dragDamping?: Float64Array): void {
     if (!(dt > 0 && dt <= 0.05)) throw new RangeError(`elastic time step must be in (0, 0.05] s; got ${dt}`);
-    const tr = this.tree, n = tr.count, f = this.f;
+    const tr = this.tree, n = tr.count, f = this.f, a = this.acceleration, w = this.w, rhs = this.rhs;
+    const al = HHT_ALPHA, be = HHT_BETA, ga = HHT_GAMMA, rayleigh = this.settings.stiffnessDamping;
     f.set(external);
     this.addForces(x, f);
-    this.hK = dt * dt + this.settings.stiffnessDamping * dt;
-    for (let p = 0; p < n; p++) if (tr.pinned[p]) v[3 * p] = v[3 * p + 1] = v[3 * p + 2] = 0;
+    for (let p = 0; p < n; p++) if (tr.pinned[p]) v[3 * p] = v[3 * p + 1] = v[3 * p + 2] = a[3 * p] = a[3 * p + 1] = a[3 * p + 2] = 0;
+    this.hK = (1 + al) * (be * dt * dt + ga * dt * rayleigh);
     this.jacobians(x);
-    this.applyK(v, this.kv);
-    for (let q = 0; q < 3 * n; q++) this.rhs[q] = tr.pinned[(q / 3) | 0] ? 0 : dt * f[q] + this.hK * this.kv[q];
-    this.assemble(dt, dragDamping);
+    // rhs = f + K [(1 + α)(dt v + dt² (½ - β) a + β_R dt (1 - γ) a) + β_R v] - (1 + α) dt (1 - γ) C_air a
+    for (let q = 0; q < 3 * n; q++) w[q] = (1 + al) * (dt * v[q] + (dt * dt * (0.5 - be) + rayleigh * dt * (1 - ga)) * a[q]) + rayleigh * v[q];
+    this.applyK(w, this.kv);
+    for (let q = 0; q < 3 * n; q++) {
+      const p = (q / 3) | 0;
+      rhs[q] = tr.pinned[p] ? 0 : f[q] + this.kv[q] - (dragDamping ? (1 + al) * dt * (1 - ga) * dragDamping[p] * a[q] : 0);
+    }
+    this.assemble((1 + al) * ga * dt, dragDamping);
     this.cholesky.factor();
-    this.cholesky.solve(this.rhs, this.dv);
+    this.cholesky.solve(rhs, this.next);
+    const next = this.next;
     for (let p = 0; p < n; p++) {
-      if (tr.pinned[p]) {
-        v[3 * p] = v[3 * p + 1] = v[3 * p + 2] = 0;
-        continue;
-      }
-      for (let a = 0; a < 3; a++) {
-        v[3 * p + a] += this.dv[3 * p + a];
-        x[3 * p + a] += dt * v[3 * p + a];
+      if (tr.pinned[p]) continue;
+      for (let e = 3 * p; e < 3 * p + 3; e++) {
+        x[e] += dt * v[e] + dt * dt * ((0.5 - be) * a[e] + be * next[e]);
+        v[e] += dt * ((1 - ga) * a[e] + ga * next[e]);
+        a[e] = next[e];
       }
     }
+  }
+
+  /** Forgets the acceleration carried from step to step (the tree put at rest, or moved by hand). */
+  reset(): void {
+    this.acceleration.fill(0);
   }
 
   /** out = K p over the unbroken links and active terms (pinned particles' p must be 0). */
@@ -261,8 +293,8 @@ export class ElasticSolver {
     }
   }
 
-  /** A = M + dt D_air - (dt² + β dt) K into the factorisation's blocks; pinned rows the identity, uncoupled. */
-  private assemble(dt: number, dragDamping: Float64Array | undefined): void {
+  /** A = M + airFactor D_air - hK K into the factorisation's blocks; pinned rows the identity, uncoupled. */
+  private assemble(airFactor: number, dragDamping: Float64Array | undefined): void {
     const tr = this.tree, n = tr.count, J = this.linkJ, hK = this.hK, A = this.cholesky, m9 = this.m9, pin = tr.pinned;
     A.clear();
     for (let l = 0; l < tr.linkCount; l++) {
@@ -302,7 +334,7 @@ export class ElasticSolver {
         else A.addOff(a, b, this.shearBlock[3 * s + e + f - 1], m9, 0, G);
       }
     }
-    for (let q = 0; q < n; q++) A.addDiagIso(q, pin[q] ? 1 : tr.mass[q] + (dragDamping ? dt * dragDamping[q] : 0));
+    for (let q = 0; q < n; q++) A.addDiagIso(q, pin[q] ? 1 : tr.mass[q] + (dragDamping ? airFactor * dragDamping[q] : 0));
   }
 }
 

@@ -7,7 +7,7 @@ import { booleanParam, numberParam, type ParamDecls, type ValuesOf } from "../..
 
 export const sphParticlesParams = {
   damping: numberParam("Damping", 0, 1, 0.01, 0.3, "",
-    "The damping ratio ζ of the tree's first mode, 0.01 · 100^d (the shared mapping): the implicit step's stiffness-proportional damping β = 2ζ/ω₁ less what the implicit step damps itself (ω₁ dt / 2), ω₁ the reference beam frame's first mode"),
+    "The damping ratio ζ of the tree's first mode, 0.01 · 100^d (the shared mapping): the implicit step's stiffness-proportional damping β = 2ζ/ω₁, ω₁ the reference beam frame's first mode (the HHT-α step adds under 0.002 of its own)"),
   spacing: numberParam("Bone spacing", 0.02, 2, 0.01, 0.25, "m",
     "§2, Fig. 1 (a): distance between bone particles along a branch, coarsened in 15 % steps until the tree fits the particle budget. The paper's 0.1 m: on the demo tree the implicit step then grows an unstable mode from round-off on its thin twigs (3-particle rings of 7 mm against 0.1 m links), so 0.25 m by default"),
   treeBudget: numberParam("Tree particle budget", 500, 120000, 100, 3000, "",

@@ -140,7 +140,7 @@ export class SphParticlesAnimator implements Animator<SphParticlesParams> {
         leafHold: p.leafHold, leafWeight: this.groups.perGroup > 1 ? this.groups.weight : null,
       },
       windBudget: p.windBudget, margin: MARGIN, sph: { mach: p.mach },
-      elastic: { stiffnessDamping: stiffnessDampingFor(dampingRatio(p.damping), this.omega1, clock.dt) },
+      elastic: { stiffnessDamping: stiffnessDampingFor(dampingRatio(p.damping), this.omega1) },
       gravity: 9.81 * p.gravity, weighStanding: false,
     }, clock.time);
     this.skin = new ParticleSkin(s, this.simulation.tree, reduced);
@@ -312,7 +312,7 @@ export class SphParticlesAnimator implements Animator<SphParticlesParams> {
       return;
     }
     const sim = this.simulation;
-    sim.elastic.settings.stiffnessDamping = stiffnessDampingFor(dampingRatio(p.damping), this.omega1, this.ctx.clock.dt);
+    sim.elastic.settings.stiffnessDamping = stiffnessDampingFor(dampingRatio(p.damping), this.omega1);
     sim.wind.settings.mach = p.mach;
     sim.settings.gravity = 9.81 * p.gravity;
     if (p.particles !== before.particles || p.windParticles !== before.windParticles) {
@@ -336,7 +336,6 @@ export class SphParticlesAnimator implements Animator<SphParticlesParams> {
 
   stats(): AnimatorStats {
     const st = this.stat, sim = this.simulation, p = this.params;
-    const zetaFloor = 0.5 * this.omega1 * this.ctx.clock.dt;
     const key = `${sim.wind.substeps}/${sim.wind.clamped}/${this.sized.spacing}/${p.damping}/${st.counts.treeParticles}`;
     if (key !== this.notesFor) {
       // Rebuilt only when what they say changes: stats() is read after every step.
@@ -346,7 +345,6 @@ export class SphParticlesAnimator implements Animator<SphParticlesParams> {
       const cut = this.reduced.skeleton !== this.ctx.tree.skeleton ? `, branches finer than level ${this.reduced.maxLevel} riding on their parents` : "";
       notes.push(`particle tree: ${sim.tree.count.toLocaleString("en")} particles at ${this.sized.spacing.toFixed(2)} m bone spacing${this.sized.spacing > p.spacing + 1e-9 ? ` (${p.spacing} m asked; coarser for the ${p.treeBudget.toLocaleString("en")} budget${this.sized.fits ? "" : ", which this tree cannot fit"})` : ""}${cut}${g > 1 ? `, leaves in groups of up to ${g}` : ""}`);
       notes.push(`SPH wind: ${sim.wind.count.toLocaleString("en")} particles on a ${sim.wind.box.spacing.toFixed(2)} m lattice, ${sim.wind.substeps} substeps a frame (c = ${sim.wind.soundSpeed.toFixed(0)} m/s)${sim.wind.clamped ? ", clamped" : ""}`);
-      if (dampingRatio(p.damping) < zetaFloor) notes.push(`damping: the implicit step alone damps the first mode (${(this.omega1 / (2 * Math.PI)).toFixed(2)} Hz) to ζ ≈ ${zetaFloor.toFixed(3)}, above the ${dampingRatio(p.damping).toFixed(3)} asked`);
       st.notes = notes;
     }
     return st;

@@ -156,10 +156,11 @@ export class SphTreeSimulation {
 
   /** Particles below y = 0 go back onto it; the ground's friction takes at most μ times the normal impulse. */
   private ground(dt: number): void {
-    const tr = this.tree, x = this.position, v = this.velocity, mu = this.settings.groundFriction;
+    const tr = this.tree, x = this.position, v = this.velocity, mu = this.settings.groundFriction, a = this.elastic.acceleration;
     for (let i = 0; i < tr.count; i++) {
       if (tr.pinned[i] || x[3 * i + 1] >= 0) continue;
       x[3 * i + 1] = 0;
+      if (a[3 * i + 1] < 0) a[3 * i + 1] = 0; // the ground holds what pushed it down
       const dvn = max(0, -v[3 * i + 1]) + this.settings.gravity * dt;
       if (v[3 * i + 1] < 0) v[3 * i + 1] = 0;
       const vt = sqrt(v[3 * i] ** 2 + v[3 * i + 2] ** 2);
@@ -179,6 +180,7 @@ export class SphTreeSimulation {
     this.breaking.restore();
     this.position.set(this.tree.restPosition);
     this.velocity.fill(0);
+    this.elastic.reset();
     this.leafAngle.fill(0);
   }
 }

@@ -8,10 +8,10 @@
  *   Habel-scale tree's 1,500 branches are 6,000 particles at any spacing) stops at the first
  *   spacing within 5 % of the fewest it can have, rather than a 2 m spacing that would draw its
  *   trunk with three stations.
- * - The damping slider: ζ of the first mode (app/physics/damping.ts). The implicit step damps a
- *   mode of ω by about ω dt / 2 by itself; stiffness-proportional damping β adds β ω / 2, so
- *   β = 2 ζ / ω₁ - dt, ω₁ the reference beam frame's first mode (inverse iteration on its O(n)
- *   static solve), and ζ cannot go below ω₁ dt / 2 (the notes say so).
+ * - The damping slider: ζ of the first mode (app/physics/damping.ts). Stiffness-proportional
+ *   damping β gives a mode of ω the damping ratio β ω / 2, so β = 2 ζ / ω₁, ω₁ the reference beam
+ *   frame's first mode (inverse iteration on its O(n) static solve). The HHT-α step adds under
+ *   0.002 of its own at the frame's dt (elasticity.ts).
  */
 import type { TreeSkeleton } from "../../tree/skeleton";
 import type { PhysicalMaterial } from "../../physics/material";
@@ -69,7 +69,7 @@ export function firstModeOmega(s: TreeSkeleton, material: PhysicalMaterial): num
   return Number.isFinite(omega2) && omega2 > 0 ? sqrt(omega2) : 2 * PI;
 }
 
-/** β of the implicit step for damping ratio ζ of a first mode ω₁ at step dt (0 where the step alone damps more). */
-export function stiffnessDampingFor(zeta: number, omega1: number, dt: number): number {
-  return min(1, max(0, (2 * zeta) / omega1 - dt));
+/** β of the implicit step for damping ratio ζ of a first mode ω₁ (at most 1 s). */
+export function stiffnessDampingFor(zeta: number, omega1: number): number {
+  return min(1, max(0, (2 * zeta) / omega1));
 }
