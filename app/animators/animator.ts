@@ -145,6 +145,12 @@ export interface Animator<P extends Params> {
   setParams(patch: Partial<P>): void;
   /** World xyz of the skeleton's branch tips after the last update, one triple per branch (tip node order). */
   probe(): Float32Array;
+  /**
+   * World xyz of one branch's tip after the last update into out[0..2], as probe() has it, for a
+   * method whose per-branch work runs on the GPU: without evaluating the whole tree on the CPU
+   * (the plotted tip reads one every step). False (out untouched) when there is no such branch.
+   */
+  probeTip?(branch: number, out: Float64Array): boolean;
   stats(): AnimatorStats;
   /** Leaves the scene as it found it. */
   dispose(): void;

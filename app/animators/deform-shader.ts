@@ -31,6 +31,21 @@ export interface DeformShader {
   /** The twin: one vertex's position, normal and attribute values (in `attributes` order) to
    *  deformed position xyz and normal xyz (not necessarily unit) in out. */
   twin(position: ArrayLike<number>, normal: ArrayLike<number>, attributes: readonly ArrayLike<number>[], out: Float64Array): void;
+  /** A method whose per-branch work runs in a GPU pass (branch-pass.ts): that pass's output read
+   *  back against its twin's (null while the method steps on the CPU). */
+  passCheck?(): Promise<PassCheckResult | null>;
+}
+
+/** A per-branch pass's output against the twin's data of the same layout. */
+export interface PassCheckResult {
+  /** Texels compared (every texel of every branch). */
+  texels: number;
+  /** Largest |GPU - twin| over them. */
+  maxError: number;
+  /** Largest |value| among the texels the pass computes: shows the comparison is not of zeros. */
+  maxValue: number;
+  /** Where the largest difference is. */
+  worst: string;
 }
 
 /** `attribute <type> <name>;` lines for the attributes. */

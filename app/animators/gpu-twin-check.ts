@@ -11,7 +11,7 @@ import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
 import { Constants } from "@babylonjs/core/Engines/constants";
 import "@babylonjs/core/Engines/Extensions/engine.readTexture";
-import { attributeDeclarations, type DeformShader } from "./deform-shader";
+import { attributeDeclarations, type DeformShader, type PassCheckResult } from "./deform-shader";
 
 export interface GpuCheckResult {
   /** Vertices compared. */
@@ -20,6 +20,8 @@ export interface GpuCheckResult {
   maxError: number;
   /** Largest |deformed - rest| position over the samples, metres: shows the check is not trivial. */
   maxDisplacement: number;
+  /** The method's per-branch GPU pass against its twin (null: no pass running). */
+  pass: PassCheckResult | null;
 }
 
 function checkVertex(shader: DeformShader): string {
@@ -179,7 +181,8 @@ export async function compareGpuWithTwin(scene: Scene, meshes: readonly (Mesh | 
       if (positions[px + 3] !== 1 || normals[px + 3] !== 1 || !Number.isFinite(positions[px]) || !Number.isFinite(normals[px])) maxError = Infinity;
       maxDisplacement = Math.max(maxDisplacement, Math.hypot(twinOut[6 * i] - rest[3 * i], twinOut[6 * i + 1] - rest[3 * i + 1], twinOut[6 * i + 2] - rest[3 * i + 2]));
     }
-    return { samples: n, maxError, maxDisplacement };
+    const pass = shader.passCheck ? await shader.passCheck() : null;
+    return { samples: n, maxError, maxDisplacement, pass };
   } finally {
     for (const b of Object.values(buffers)) b.dispose();
     for (const t of targets) t.dispose();

@@ -69,11 +69,20 @@ export class TipPlot {
 
   /** The plotted tip's displacement this step in view k, along and across the wind. */
   record(k: number, a: Animator<Params>): void {
-    const p = a.probe(), b = this.plotted, r = this.rest, h = this.histories[k];
-    if (!h || 3 * b + 2 >= p.length) return;
+    const b = this.plotted, r = this.rest, h = this.histories[k];
+    if (!h) return;
     const angle = (this.wind.direction * Math.PI) / 180;
+    if (a.probeTip) {
+      const p = this.tip;
+      if (!a.probeTip(b, p)) return;
+      h.push(p[0] - r[0], p[2] - r[2], Math.cos(angle), Math.sin(angle));
+      return;
+    }
+    const p = a.probe();
+    if (3 * b + 2 >= p.length) return;
     h.push(p[3 * b] - r[0], p[3 * b + 2] - r[2], Math.cos(angle), Math.sin(angle));
   }
+  private readonly tip = new Float64Array(3);
 
   /**
    * What the plots show, for every view: the plotted tip's displacement along and across the wind

@@ -1,13 +1,14 @@
 /**
  * The procedural-wind skinning step as a Babylon material plugin (the `Meshes/lattice.material.ts`
- * way): the branch data texture is bound per submesh, the GLSL of procedural-wind.glsl.ts is
- * injected at CUSTOM_VERTEX_UPDATE_POSITION / _NORMAL, lighting and shadows keep working.
+ * way): the branch data texture (the per-branch pass's output, or the CPU's upload where the pass
+ * cannot run) is bound per submesh, the GLSL of procedural-wind.glsl.ts is injected at
+ * CUSTOM_VERTEX_UPDATE_POSITION / _NORMAL, lighting and shadows keep working.
  */
 import { MaterialPluginBase } from "@babylonjs/core/Materials/materialPluginBase";
 import type { Material } from "@babylonjs/core/Materials/material";
 import type { MaterialDefines } from "@babylonjs/core/Materials/materialDefines";
 import type { UniformBuffer } from "@babylonjs/core/Materials/uniformBuffer";
-import type { RawTexture } from "@babylonjs/core/Materials/Textures/rawTexture";
+import type { BaseTexture } from "@babylonjs/core/Materials/Textures/baseTexture";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh";
 import type { Scene } from "@babylonjs/core/scene";
 import type { AbstractEngine } from "@babylonjs/core/Engines/abstractEngine";
@@ -21,14 +22,23 @@ import {
   PROCEDURAL_WIND_VERTEX_DEFINITIONS,
 } from "./procedural-wind.glsl";
 
-export class ProceduralWindPluginMaterial extends MaterialPluginBase {
-  /** The branch data texture (owned by the animator, not disposed here). */
-  branchTexture: RawTexture;
+/** Where the plugin reads its branch data (owned by the animator). */
+export interface BranchDataSource {
+  /** The texture the vertex shader reads now. */
+  readonly branchTexture: BaseTexture;
+  /** Whether it holds this frame's data (a pass that has rendered; an uploaded texture). */
+  branchDataReady(): boolean;
+}
 
-  constructor(material: Material, branchTexture: RawTexture) {
+export class ProceduralWindPluginMaterial extends MaterialPluginBase {
+  constructor(material: Material, private readonly source: BranchDataSource) {
     super(material, "ProceduralWind", 200, { PROCEDURAL_WIND: false });
-    this.branchTexture = branchTexture;
     this._enable(true);
+  }
+
+  /** The branch data texture bound now. */
+  get branchTexture(): BaseTexture {
+    return this.source.branchTexture;
   }
 
   override getClassName(): string {
@@ -45,7 +55,7 @@ export class ProceduralWindPluginMaterial extends MaterialPluginBase {
   }
 
   override isReadyForSubMesh(_defines: MaterialDefines, _scene: Scene, _engine: AbstractEngine, _subMesh: SubMesh): boolean {
-    return this.branchTexture.isReady();
+    return this.source.branchDataReady();
   }
 
   override getAttributes(attributes: string[], _scene: Scene, _mesh: AbstractMesh): void {
@@ -57,7 +67,7 @@ export class ProceduralWindPluginMaterial extends MaterialPluginBase {
   }
 
   override bindForSubMesh(uniformBuffer: UniformBuffer): void {
-    uniformBuffer.setTexture(BRANCH_SAMPLER, this.branchTexture);
+    uniformBuffer.setTexture(BRANCH_SAMPLER, this.source.branchTexture);
   }
 
   override getCustomCode(shaderType: string, shaderLanguage: ShaderLanguage = ShaderLanguage.GLSL): { [pointName: string]: string } | null {

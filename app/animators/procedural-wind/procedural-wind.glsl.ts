@@ -1,8 +1,9 @@
 /**
  * GLSL of the procedural-wind skinning step (Zioma 2007 §6.4, §6.5), as template strings.
  * The per-branch quaternions, and each branch's composite of all its ancestors' transforms, come
- * from the CPU simulation step (twin.ts, as §6.5.1's stream-out step); each vertex applies its
- * own branch's quaternion blended with identity (§6.5 two-bone blend), then that composite.
+ * from the simulation step per branch (§6.5.1's stream-out split: the GPU pass of pass.glsl.ts,
+ * or the twin's step on the CPU where the pass cannot run); each vertex applies its own branch's
+ * quaternion blended with identity (§6.5 two-bone blend), then that composite.
  * Mirrors ProceduralWindTwin.deformVertex line by line.
  */
 import { BRANCHES_PER_ROW, TEXELS_PER_BRANCH } from "./twin";
@@ -25,7 +26,7 @@ vec3 pwRotateDelta(vec4 q, vec3 v) {
 
 // §6.4 + §6.5: the vertex's own rotation about its branch origin, blended with the parent bone
 // by 1 - (1 - x)^e, then all ancestors at once through the per-branch composite transform
-// (texels 5, 6) that the CPU step concatenated, as §6.5.1's stream-out step does.
+// (texels 5, 6) that the simulation step concatenated, as §6.5.1's stream-out step does.
 void pwDeform(inout vec3 p, inout vec3 n, float branchIndexF, vec4 w) {
   int b = int(floor(branchIndexF + 0.5));
   if (b < 0) return; // unbound (an imported model's vertex on no branch): stays at rest, as in the twin

@@ -7,6 +7,7 @@ import type { Rng } from "../../math/rng";
 import type { TreeSkeleton } from "../../tree/skeleton";
 import { nodeWVector } from "../../tree/geometry";
 import type { WindGpuState } from "../../wind/wind-field";
+import type { PassWindSource } from "../branch-pass-wind";
 import type { ProceduralWindParams } from "./params";
 import { defaultMaterial, type PhysicalMaterial } from "../../physics/material";
 import { CALIBRATION_SPEED, treeResponse } from "./physics";
@@ -15,11 +16,12 @@ import { CALIBRATION_SPEED, treeResponse } from "./physics";
 const { atan2, ceil, cos, exp, floor, hypot, log, max, min, pow, round, sin, sqrt } = Math;
 
 /**
- * What the method needs of the WindField: the GPU state (for the mean direction) and the local
- * wind at a point, i.e. the turbulence-texture contract plus the local primitives (§6.3.1).
+ * What the method needs of the WindField: the GPU contract (gpuState at the tree's foot, the
+ * turbulence texture) and the primitives (§6.3.1), which every branch reads at its own origin as
+ * the per-branch pass does (branch-pass-wind.ts), and the wind at a point (`sample`), which the
+ * trunk's response window reads at the crown on the CPU.
  */
-export interface WindSource {
-  gpuState(t: number, out: WindGpuState): unknown;
+export interface WindSource extends PassWindSource {
   sample(x: number, y: number, z: number, t: number, out: Float64Array, offset?: number): void;
 }
 
@@ -151,16 +153,20 @@ export abstract class ProceduralWindState {
 
   protected readonly skeleton: TreeSkeleton;
   protected params: ProceduralWindParams;
+  /** The parameters of the last setParams. */
+  get parameters(): Readonly<ProceduralWindParams> {
+    return this.params;
+  }
   // Static, per branch.
   protected readonly levelOf: Uint8Array;
   protected readonly parentOf: Int32Array;
   /** Ota 2003 stiffness k = E b t^3 / (4 l^3), relative to the geometric mean of its level. */
-  protected readonly relativeStiffness: Float64Array;
+  readonly relativeStiffness: Float64Array;
   /** Uniform draws in [0, 1) for the phase shifts (§6.3.3), scaled by phaseRandomization. */
   protected readonly phaseDraw: Float64Array;
-  protected readonly phaseDraw2: Float64Array;
+  readonly phaseDraw2: Float64Array;
   /** Unit horizontal vector from the trunk axis to the branch tip: its side of the tree. */
-  protected readonly side: Float64Array;
+  readonly side: Float64Array;
   /** Calibrated: own rotation vector per unit |u| u along x, then along z, rad / (m/s)² (6 per branch). Read by the forest (app/forest). */
   readonly compliance: Float64Array;
   /** Calibrated: natural angular frequency of every branch on its own (branch 0: the first mode), rad/s. */
@@ -185,9 +191,10 @@ export abstract class ProceduralWindState {
   protected readonly q1 = new Float64Array(4);
   protected readonly q2 = new Float64Array(4);
   protected readonly q3 = new Float64Array(4);
-  protected offsetX = 0;
-  protected offsetY = 0;
-  protected offsetZ = 0;
+  /** The tree's world translation (setPlacement). */
+  offsetX = 0;
+  offsetY = 0;
+  offsetZ = 0;
   // Scratch for deformVertex / tipPosition.
   protected readonly qk = new Float64Array(4);
   protected readonly tmp = new Float64Array(3);
@@ -435,7 +442,8 @@ export abstract class ProceduralWindState {
    * vertices, because a vertex's w-vector below its own level holds the chain of attachment
    * points (Habel 2009 §3), which are constant along the branch. So the ancestors' blended
    * rotations are concatenated once per branch here, parents first (a parent's index is always
-   * lower), into one rigid transform M_b(x) = Q_b x + t_b, stored in texels 5 and 6:
+   * lower), into one rigid transform M_b(x) = Q_b x + t_b, stored in texels 5 and 6 (the GPU pass
+   * walks each branch's chain from the root instead: twin.ts's composeChain):
    *   M_b = M_p ∘ T_p,  T_p(x) = R_p (x - o_p) + o_p,  R_p = nlerp(1, q_p, k_p(x_b)),
    *   Q_b = Q_p R_p,   t_b = Q_p (o_p - R_p o_p) + t_p.
    * The vertex shader then applies only the vertex's own blended rotation and M_b.

@@ -155,6 +155,26 @@ describe("procedural-wind provider under NullEngine", () => {
     expect(tree.barkMaterial.diffuseTexture).toBeTruthy();
   });
 
+  test("without float render targets (NullEngine) it steps every branch on the CPU, says so, and one tip's probe is probe()'s", () => {
+    const a = proceduralWindProvider.create(context(), defaultsOf(proceduralWindProvider.params)) as ProceduralWindAnimator;
+    expect(a.gpu).toBeNull();
+    const tip = new Float64Array(3);
+    for (let f = 0; f < 30; f++) {
+      clock.time += clock.dt;
+      a.update(clock.dt);
+      a.probeTip(5, tip);
+    }
+    expect(a.simulatesOnGpu).toBe(false);
+    expect(a.branchTexture).toBe(a.dataTexture);
+    expect(a.stats().notes?.join(" ")).toMatch(/per-branch simulation on the CPU: no float render targets/);
+    const tips = a.probe();
+    for (let b = 0; b < tree.skeleton.branchCount; b++) {
+      a.probeTip(b, tip);
+      for (let k = 0; k < 3; k++) expect(tip[k]).toBeCloseTo(tips[3 * b + k], 5);
+    }
+    a.dispose();
+  });
+
   test("probe follows the root: moving the tree moves the tips", () => {
     const a = proceduralWindProvider.create(context(), defaultsOf(proceduralWindProvider.params));
     const before = a.probe();
