@@ -17,22 +17,24 @@ export interface SpeciesPreset {
   readonly woodDensity: number;
   /** Young's modulus along the grain, green, Pa. */
   readonly youngModulus: number;
+  /** Modulus of rupture (bending strength), green, Pa. */
+  readonly ruptureModulus: number;
   /** Where the figures come from. */
   readonly source: string;
 }
 
-const HANDBOOK = "Wood Handbook (USDA FPL-GTR-190, 2010), Table 5-3a (green E, G) and Table 4-1 (green moisture content)";
+const HANDBOOK = "Wood Handbook (USDA FPL-GTR-190, 2010), Table 5-3a (green E, G, modulus of rupture) and Table 4-1 (green moisture content)";
 
-/** Green-wood presets: E and G from Table 5-3a; density G × 1000 × (1 + MC). */
+/** Green-wood presets: E, G and the modulus of rupture from Table 5-3a; density G × 1000 × (1 + MC). */
 export const SPECIES: readonly SpeciesPreset[] = [
-  // White oak (Quercus alba): E 8.6 GPa, G 0.60, MC (64 % + 78 %) / 2 = 71 %.
-  { id: "oak", label: "Oak (white oak)", woodDensity: 1026, youngModulus: 8.6e9, source: HANDBOOK },
-  // Eastern white pine (Pinus strobus): E 6.8 GPa, G 0.34, MC (55 % + 149 %) / 2 = 102 %.
-  { id: "pine", label: "Pine (eastern white pine)", woodDensity: 687, youngModulus: 6.8e9, source: HANDBOOK },
-  // Paper birch (Betula papyrifera): E 8.1 GPa, G 0.48, MC (89 % + 72 %) / 2 = 80 %.
-  { id: "birch", label: "Birch (paper birch)", woodDensity: 866, youngModulus: 8.1e9, source: HANDBOOK },
-  // Sugar maple (Acer saccharum): E 10.7 GPa, G 0.56, MC (65 % + 72 %) / 2 = 68 %.
-  { id: "maple", label: "Maple (sugar maple)", woodDensity: 942, youngModulus: 10.7e9, source: HANDBOOK },
+  // White oak (Quercus alba): E 8.6 GPa, MOR 57 MPa, G 0.60, MC (64 % + 78 %) / 2 = 71 %.
+  { id: "oak", label: "Oak (white oak)", woodDensity: 1026, youngModulus: 8.6e9, ruptureModulus: 57e6, source: HANDBOOK },
+  // Eastern white pine (Pinus strobus): E 6.8 GPa, MOR 34 MPa, G 0.34, MC (55 % + 149 %) / 2 = 102 %.
+  { id: "pine", label: "Pine (eastern white pine)", woodDensity: 687, youngModulus: 6.8e9, ruptureModulus: 34e6, source: HANDBOOK },
+  // Paper birch (Betula papyrifera): E 8.1 GPa, MOR 44 MPa, G 0.48, MC (89 % + 72 %) / 2 = 80 %.
+  { id: "birch", label: "Birch (paper birch)", woodDensity: 866, youngModulus: 8.1e9, ruptureModulus: 44e6, source: HANDBOOK },
+  // Sugar maple (Acer saccharum): E 10.7 GPa, MOR 65 MPa, G 0.56, MC (65 % + 72 %) / 2 = 68 %.
+  { id: "maple", label: "Maple (sugar maple)", woodDensity: 942, youngModulus: 10.7e9, ruptureModulus: 65e6, source: HANDBOOK },
 ];
 
 /** "custom": values set by hand, no preset. */
@@ -69,4 +71,17 @@ export function materialOf(species: string): PhysicalMaterial {
     species: p.id as PhysicalMaterial["species"], woodDensity: p.woodDensity, youngModulus: p.youngModulus,
     dragCoefficient: PHYSICS_PARAMS.dragCoefficient.default, leafDragArea: PHYSICS_PARAMS.leafDragArea.default, airDensity: PHYSICS_PARAMS.airDensity.default,
   };
+}
+
+/**
+ * The strain at which green wood of the material's species breaks in bending: its modulus of
+ * rupture over its Young's modulus (oak 0.66 %, pine 0.50 %, birch 0.54 %, maple 0.61 %); a custom
+ * material takes the presets' mean (0.58 %).
+ */
+export function ruptureStrainOf(material: PhysicalMaterial): number {
+  const p = SPECIES.find((s) => s.id === material.species);
+  if (p) return p.ruptureModulus / p.youngModulus;
+  let sum = 0;
+  for (const s of SPECIES) sum += s.ruptureModulus / s.youngModulus;
+  return sum / SPECIES.length;
 }

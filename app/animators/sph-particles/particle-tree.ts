@@ -20,9 +20,10 @@
  * other half of E I (G_b = E I / (2 L³): a tip displaced δ = L θ pulls back G_b δ, a moment
  * G_b L² θ = (E I / 2) θ / L). A link's strain is then the strain of the wood there: bending
  * stretches the ring's windward links by the outer fibre's strain M r / (E I), so the breaking
- * limits of eqs. 9-10 are the wood's own: by default the modulus of rupture of green oak over its
- * E, 57 MPa / 8.6 GPa = 0.66 % (Wood Handbook, Table 5-3a). At a joint (no ring links) eq. 6
- * carries all of E I. Diagonals take the shear modulus (E / 16 for wood), the ring and the spokes
+ * limits of eqs. 9-10 are the wood's own: by default the modulus of rupture of the species' green
+ * wood over its E (oak 57 MPa / 8.6 GPa = 0.66 %, Wood Handbook Table 5-3a; material.ts), the same
+ * at every level. At a joint (no ring links) eq. 6 carries all of E I (at a branch's base, more:
+ * rootCell). Diagonals take the shear modulus (E / 16 for wood), the ring and the spokes
  * (the cross-section's shape) the transverse modulus (E / 20).
  *
  * Eq. 5's quaternion Q_j turns the parent's axis V_j into the child's V_i at rest. Applied as a
@@ -48,14 +49,15 @@
  * DEPARTURE (leaves). Table 2 gives a leaf only eq. 4's spring to its branch; on a spring alone a
  * leaf swings freely about its petiole and hangs straight down. Each leaf also has an eq. 6 term
  * in its bone's station frame, stiff enough for a sway of `leafFrequency` (3 Hz), so it keeps
- * its rest direction; the petiole is stiff along itself (20 Hz) and tears at `leafHold` newtons.
+ * its rest direction; the petiole is stiff along itself (20 Hz) and tears at `leafHold` newtons
+ * times the leaf's own `leafHoldFactor`.
  *
  * Masses: the wood's volume (π r² times the station's share of the centre line) times the wood
  * density, shared equally by the bone particle and its ring; a leaf LEAF_AREAL_MASS per m².
  * Only `broken` changes after construction (breaking.ts).
  */
 import type { TreeSkeleton } from "../../tree/skeleton";
-import { defaultMaterial, type PhysicalMaterial } from "../../physics/material";
+import { defaultMaterial, ruptureStrainOf, type PhysicalMaterial } from "../../physics/material";
 
 const { max, min, round, PI, abs, hypot } = Math;
 
@@ -99,12 +101,14 @@ export interface ParticleTreeSettings {
   spacing: number;
   /** The physical tree (E, wood density, drag, air). */
   material: PhysicalMaterial;
-  /** Wood's rupture strain: eq. 10's e = 1 + ε, c = 1 - ε (default 57 MPa / 8.6 GPa). */
+  /** Wood's rupture strain: eq. 10's e = 1 + ε, c = 1 - ε (default the material's modulus of rupture over its E). */
   ruptureStrain: number;
   /** Per-level scaling of the limits: level l's ε is ruptureStrain × levelScale^l. */
   levelScale: number;
-  /** Pull that tears a leaf off its twig, N (default 1.2: a leaf of drag area 0.004 m² goes in a steady 22 m/s). */
+  /** Median pull that tears a leaf off its twig, N (the petiole's eq. 10 limit; simulation.ts sets the default). */
   leafHold: number;
+  /** Each skeleton leaf's hold over the median (null: 1 each): leaves differ (simulation.ts draws them). */
+  leafHoldFactor: ArrayLike<number> | null;
   /** A leaf's sway frequency about its petiole, Hz (eq. 6's stiffness for leaves). */
   leafFrequency: number;
   /**
@@ -115,10 +119,9 @@ export interface ParticleTreeSettings {
   leafWeight: ArrayLike<number> | null;
 }
 
-export const DEFAULT_RUPTURE_STRAIN = 57e6 / 8.6e9;
-
 export function defaultTreeSettings(): ParticleTreeSettings {
-  return { spacing: 0.1, material: defaultMaterial(), ruptureStrain: DEFAULT_RUPTURE_STRAIN, levelScale: 1, leafHold: 1.2, leafFrequency: 3, leafWeight: null };
+  const material = defaultMaterial();
+  return { spacing: 0.1, material, ruptureStrain: ruptureStrainOf(material), levelScale: 1, leafHold: 2.2, leafHoldFactor: null, leafFrequency: 3, leafWeight: null };
 }
 
 export interface ParticleTree {
@@ -418,6 +421,10 @@ export function buildParticleTree(s: TreeSkeleton, settings: Partial<ParticleTre
   // Leaves: each to the nearest bone particle of its branch, by a petiole (eq. 4) and eq. 6's restoring term.
   const leafParticle = new Int32Array(s.leafCount), leafLink = new Int32Array(s.leafCount);
   const leafWeight = new Float64Array(s.leafCount).fill(1);
+  if (set.leafHoldFactor) {
+    if (set.leafHoldFactor.length !== s.leafCount) throw new RangeError(`leafHoldFactor needs one factor per leaf (${s.leafCount}); got ${set.leafHoldFactor.length}`);
+    for (let l = 0; l < s.leafCount; l++) if (!(set.leafHoldFactor[l] > 0)) throw new RangeError(`leaf ${l}'s hold factor must be > 0; got ${set.leafHoldFactor[l]}`);
+  }
   if (set.leafWeight) {
     if (set.leafWeight.length !== s.leafCount) throw new RangeError(`leafWeight needs one weight per leaf (${s.leafCount}); got ${set.leafWeight.length}`);
     for (let l = 0; l < s.leafCount; l++) {
@@ -440,7 +447,7 @@ export function buildParticleTree(s: TreeSkeleton, settings: Partial<ParticleTre
     const link = addLink(leaf, best, PETIOLE, 1, 0, 0);
     const L = lRest[link];
     lK[link] = kPetiole;
-    const eps = (set.leafHold * leafWeight[l]) / (kPetiole * L);
+    const eps = (set.leafHold * (set.leafHoldFactor ? set.leafHoldFactor[l] : 1) * leafWeight[l]) / (kPetiole * L);
     lE[link] = 1 + eps;
     lC[link] = max(0.05, 1 - eps);
     if (bestD < 1e-4) lRest[link] = 1e-4;

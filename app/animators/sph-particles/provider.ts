@@ -23,7 +23,7 @@ import type { Scene } from "@babylonjs/core/scene";
 import type { Animator, AnimatorAction, AnimatorActions, AnimatorContext, AnimatorProvider, AnimatorStats, TreePart } from "../animator";
 import { BINDING_ATTRIBUTES } from "../../tree/geometry";
 import { tipNode } from "../../tree/skeleton";
-import { defaultMaterial } from "../../physics/material";
+import { defaultMaterial, ruptureStrainOf } from "../../physics/material";
 import { dampingRatio } from "../../physics/damping";
 import { defaultsOf, validatePatch } from "../../math/params";
 import { liveMesh } from "../live-mesh";
@@ -40,7 +40,7 @@ import { sphParticlesParams, type SphParticlesParams } from "./params";
 export type { SphParticlesParams } from "./params";
 
 /** Parameters that rebuild the particle tree (the motion restarts from rest; the wind runs on). */
-const REBUILD: readonly (keyof SphParticlesParams)[] = ["spacing", "treeBudget", "windBudget", "breakingStrain", "levelScale", "leafHold"];
+const REBUILD: readonly (keyof SphParticlesParams)[] = ["spacing", "treeBudget", "windBudget", "woodStrength", "levelScale", "leafHold"];
 /** Air beyond the tree's bounds on every side, m. */
 const MARGIN = 1;
 /**
@@ -134,9 +134,10 @@ export class SphParticlesAnimator implements Animator<SphParticlesParams> {
     this.sized = sized;
     this.reduced = reduced;
     this.rampFrom = clock.time;
+    const wood = material ?? defaultMaterial();
     this.simulation = new SphTreeSimulation(this.groups.skeleton, this.wind, this.ctx.rng.fork(RNG_LABEL), {
       tree: {
-        spacing: sized.spacing, material: material ?? defaultMaterial(), ruptureStrain: p.breakingStrain / 100, levelScale: p.levelScale,
+        spacing: sized.spacing, material: wood, ruptureStrain: ruptureStrainOf(wood) * p.woodStrength, levelScale: p.levelScale,
         leafHold: p.leafHold, leafWeight: this.groups.perGroup > 1 ? this.groups.weight : null,
       },
       windBudget: p.windBudget, margin: MARGIN, sph: { mach: p.mach },
