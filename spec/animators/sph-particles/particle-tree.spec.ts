@@ -2,6 +2,7 @@
 import { AXIS, BONE, BRANCH, DIAGONAL, LEAF, PETIOLE, RING, RING_AXIAL, SPOKE, buildParticleTree, particleCount, ringSize, spacingForBudget } from "../../../app/animators/sph-particles/particle-tree";
 import { readFileSync } from "node:fs";
 import { grammarToSkeleton } from "../../../app/lsystem/lsystem";
+import { materialOf, ruptureStrainOf } from "../../../app/physics/material";
 import { smallTree } from "./fixtures";
 
 describe("the particle tree", () => {
@@ -54,6 +55,16 @@ describe("the particle tree", () => {
     const scaled = buildParticleTree(s, { levelScale: 2 });
     const twigAxis = Array.from(scaled.linkKind).findIndex((k, l) => k === AXIS && scaled.level[scaled.linkB[l]] === 2);
     expect(scaled.stretchLimit[twigAxis] - 1).toBeCloseTo(4 * (57 / 8600), 9);
+    // Another species' wood breaks at its own modulus of rupture over its E (pine: 34 MPa / 6.8 GPa).
+    const pine = materialOf("pine");
+    expect(ruptureStrainOf(pine)).toBeCloseTo(34 / 6800, 12);
+    expect(ruptureStrainOf({ ...pine, species: "custom" })).toBeGreaterThan(34 / 6800);
+    expect(ruptureStrainOf({ ...pine, species: "custom" })).toBeLessThan(57 / 8600);
+    // Each leaf's hold is the median times its own factor: the petiole's limit stretches with it.
+    const held = buildParticleTree(s, { leafHoldFactor: Array.from({ length: s.leafCount }, (_, l) => 1 + l) });
+    const stretch = (t: typeof held, l: number) => t.stretchLimit[t.leafLink[l]] - 1;
+    for (let l = 1; l < s.leafCount; l++) expect(stretch(held, l) / stretch(tree, l)).toBeCloseTo(1 + l, 9);
+    expect(() => buildParticleTree(s, { leafHoldFactor: [1] })).toThrow(/one factor per leaf/);
     const demo = grammarToSkeleton(readFileSync("assets/trees/demo.lsys", "utf8"), { seed: 1, depth: 7 });
     const sp = spacingForBudget(demo, 1000);
     console.log(`demo tree: ${particleCount(demo, 0.1)} particles at 0.1 m; ${particleCount(demo, sp)} at ${sp.toFixed(3)} m for a budget of 1,000`);
