@@ -7,8 +7,9 @@
  * Eq. 6, the restoring force toward the rest direction of the central axis carried by eq. 5's
  * quaternion, f_i = G_b (target - V_i), target = α V_j + β u₀ + γ u₁ in the parent station's
  * frame (particle-tree.ts says why); it is the force of the energy ½ G_b |C|², C = target - V_i, a
- * linear function of five positions, so the parent station takes the reactions (momentum and
- * angular momentum kept) and a rigid motion costs nothing.
+ * linear function of five positions (six for a ring's torsion term, particle-tree.ts), so the
+ * parent station takes the reactions (momentum and angular momentum kept) and a rigid motion costs
+ * nothing.
  * Eq. 8, the shear force keeping a ring particle on its circle's plane,
  * f_i = G_s (n · x_j - n · x_i) n with n = V_i / |V_i| (eq. 7), the reaction on the bone j. As
  * printed the pair leaves a couple unbalanced (it bent a cantilever 1.6 times too far); we add
