@@ -18,7 +18,7 @@ test("GPU deformation and its CPU twin agree, the per-branch pass's texture too"
     return h;
   });
   const r = { height, checks: {} };
-  for (const id of ["procedural-wind"]) {
+  for (const id of ["procedural-wind", "spectral-beam"]) {
     r.checks[id] = await page.evaluate(async (id) => {
       const s = window.sandbox;
       await s.use(id);

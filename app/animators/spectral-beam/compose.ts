@@ -2,11 +2,14 @@
  * The per-frame, per-branch half of the spectral-beam deformation (Habel, Kusternig and Wimmer
  * 2009, eqs. 18-23): each branch's ancestors' rigid motion (rotation and translation), its carried
  * frame and its own amplitude, written into the branch data texture for the vertex shader; and
- * the ease that keeps a branch from jumping when a parameter or texture changes.
+ * the ease that keeps a branch from jumping when a parameter or texture changes. The per-branch
+ * GPU pass (pass.glsl.ts, its twin pass.ts) computes the same per branch from its chain alone;
+ * this composes the whole tree in order on the CPU, where the pass cannot run and when probed.
  */
 import type { TreeSkeleton } from "../../tree/skeleton";
 import { arcLengthPosition } from "./length-correction";
-import { branchTexel, EASE_TAU } from "./layout";
+import { branchTexel, slotChannel, slotTile } from "./layout";
+import { easeFactor } from "./pass";
 import { lookupAtlas, type DeformSource } from "./vertex";
 
 const IDENTITY = [1, 0, 0, 0, 1, 0, 0, 0, 1];
@@ -19,27 +22,67 @@ export class BranchComposer {
   private readonly mScratch = new Float64Array(9);
   private readonly tScratch = new Float64Array(3);
   private readonly sample = new Float64Array(4);
-  /** Each branch's A_r, A_s as shown last frame; after a change, the offset from the new motion
-   *  that decays (EASE_TAU) and when it started. */
-  private readonly previousA: Float64Array;
-  private readonly olderA: Float64Array;
-  private readonly easeOffset: Float64Array;
-  private easePending = false;
-  private easeStart = -1;
-  private lastComposeTime = -1;
+  /**
+   * The ease after a change (parameters, an edit, new textures): the motion as it was is kept when
+   * the change comes (`hold`: the branch data, motion atlas and loads it was composed from); at the
+   * first frame of the new motion (`startEase`) both are composed at that frame's time, and each
+   * branch's A_r, A_s eases from the old motion's value into the new one's: the offset, old minus
+   * new, fades as exp(-(t - easeStart) / EASE_TAU). A function of the time and these numbers, not
+   * of the frames before: the GPU pass adds the same offsets (easeVersion counts their changes).
+   */
+  readonly easeOffset: Float64Array;
+  easeStart = -1;
+  easeVersion = 0;
+  private held = false;
+  private readonly old: { uniforms: Float32Array; branchData: Float32Array; branchCount: number; motionAtlas: Float32Array; motionSize: number };
+  private readonly oldMean: Float64Array;
+  private readonly oldTurbulent: Float64Array;
 
   constructor(branchCount: number) {
     this.rotation = new Float64Array(9 * branchCount);
     this.translation = new Float64Array(3 * branchCount);
-    this.previousA = new Float64Array(2 * branchCount);
-    this.olderA = new Float64Array(2 * branchCount);
     this.easeOffset = new Float64Array(2 * branchCount);
+    this.old = { uniforms: new Float32Array(0), branchData: new Float32Array(0), branchCount, motionAtlas: new Float32Array(0), motionSize: 0 };
+    this.oldMean = new Float64Array(3 * branchCount);
+    this.oldTurbulent = new Float64Array(branchCount);
   }
 
-  /** The motion has changed (parameters, an edit, new textures): once a frame has been shown, the
-   *  next compose starts from what was shown and eases into the new motion. */
-  easeIn(): void {
-    this.easePending = this.lastComposeTime >= 0;
+  /** A change is coming: keep what the motion on show is composed from (copied into buffers made once). */
+  hold(src: DeformSource, meanTip: Float64Array, turbulentTip: Float64Array): void {
+    const old = this.old;
+    if (old.branchData.length !== src.branchData.length) old.branchData = new Float32Array(src.branchData.length);
+    if (old.motionAtlas.length !== src.motionAtlas.length) old.motionAtlas = new Float32Array(src.motionAtlas.length);
+    old.branchData.set(src.branchData);
+    old.motionAtlas.set(src.motionAtlas);
+    old.motionSize = src.motionSize;
+    old.uniforms = src.uniforms;
+    this.oldMean.set(meanTip);
+    this.oldTurbulent.set(turbulentTip);
+    this.held = true;
+  }
+
+  /** Whether a change is held, waiting for the first frame of the new motion. */
+  get holding(): boolean {
+    return this.held;
+  }
+
+  /** The first frame of the new motion (`src`'s uniforms): the old motion then (with its own ease)
+   *  and the new one (without), and the offsets that ease from one into the other from that time
+   *  (the uniforms' own float32 time, which the compositions and the GPU pass read). */
+  startEase(skeleton: TreeSkeleton, src: DeformSource, meanTip: Float64Array, turbulentTip: Float64Array): void {
+    const old = this.old;
+    old.uniforms = src.uniforms;
+    this.compose(skeleton, old, this.oldMean, this.oldTurbulent);
+    this.compose(skeleton, src, meanTip, turbulentTip, false);
+    const was = old.branchData, now = src.branchData;
+    for (let b = 0; b < src.branchCount; b++) {
+      const o = branchTexel(b, 3);
+      this.easeOffset[2 * b] = was[o] - now[o];
+      this.easeOffset[2 * b + 1] = was[o + 1] - now[o + 1];
+    }
+    this.easeStart = src.uniforms[0];
+    this.held = false;
+    this.easeVersion++;
   }
 
   /**
@@ -59,19 +102,15 @@ export class BranchComposer {
    * the hierarchy per vertex, with the per-branch work done once instead of once per vertex (as
    * Zioma 2007 §6.5.1 moves "simulation per branch" out of the per-vertex shader).
    */
-  compose(skeleton: TreeSkeleton, src: DeformSource, meanTip: Float64Array, turbulentTip: Float64Array): void {
+  compose(skeleton: TreeSkeleton, src: DeformSource, meanTip: Float64Array, turbulentTip: Float64Array, withEase = true): void {
     const s = skeleton, d = src.branchData, u = src.uniforms;
     const R = this.rotation, T = this.translation;
     const time = u[0], mean = u[7], turb = u[8];
     const lengthCorrection = u[2] > 0.5;
     const smp = this.sample;
     const G = this.gScratch, M = this.mScratch;
-    // After a change: the offset from what was shown decays (EASE_TAU); captured on the first frame.
-    const capture = this.easePending;
-    this.easePending = false;
-    if (capture) this.easeStart = time;
-    const ease = this.easeStart >= 0 && time - this.easeStart < 8 * EASE_TAU ? Math.exp(-(time - this.easeStart) / EASE_TAU) : 0;
-    this.lastComposeTime = time;
+    // After a change: the offset from what was shown decays (EASE_TAU).
+    const ease = withEase ? easeFactor(time, this.easeStart) : 0;
     for (let b = 0; b < src.branchCount; b++) {
       const p = s.branchParent[b];
       const j = 9 * b, k = 3 * b;
@@ -133,8 +172,8 @@ export class BranchComposer {
       let Ar = 0, As = 0;
       if (s.branchLevel[b] < 4) {
         const slot = Math.round(d[o5 + 3]);
-        lookupAtlas(src.motionAtlas, src.motionSize, slot >> 1, d[o6 + 3] + d[o8] * time, d[o7 + 3] + d[o8 + 1] * time, smp);
-        const ch = 2 * (slot & 1);
+        lookupAtlas(src.motionAtlas, src.motionSize, slotTile(slot), d[o6 + 3] + d[o8] * time, d[o7 + 3] + d[o8 + 1] * time, smp);
+        const ch = slotChannel(slot);
         // The tip's deflection over L (u(1) = A): the turbulent drag 2 v σ_u through the branch's
         // oscillator (the texture: eq. 15 over its static response, times force / (m ω_h²)) plus the
         // mean drag's static bend (the beam, eq. 25) projected on the carried r and s (eqs. 18, 19).
@@ -149,20 +188,9 @@ export class BranchComposer {
           Ar *= f; As *= f;
         }
       }
-      if (capture) {
-        // What the branch would show now had nothing changed (the last two frames, extrapolated),
-        // minus the new motion: the new motion starts from there and keeps its sway.
-        const k = 2 * b;
-        this.easeOffset[k] = 2 * this.previousA[k] - this.olderA[k] - Ar;
-        this.easeOffset[k + 1] = 2 * this.previousA[k + 1] - this.olderA[k + 1] - As;
-      }
-      if (ease > 0) {
-        Ar += this.easeOffset[2 * b] * ease;
-        As += this.easeOffset[2 * b + 1] * ease;
-      }
+      Ar += this.easeOffset[2 * b] * ease;
+      As += this.easeOffset[2 * b + 1] * ease;
       d[o3] = Ar; d[o3 + 1] = As;
-      this.olderA[2 * b] = this.previousA[2 * b]; this.olderA[2 * b + 1] = this.previousA[2 * b + 1];
-      this.previousA[2 * b] = Ar; this.previousA[2 * b + 1] = As;
       const o4 = o + 16;
       d[o4] = T[k]; d[o4 + 1] = T[k + 1]; d[o4 + 2] = T[k + 2];
       for (let r = 0; r < 3; r++) {
@@ -170,5 +198,18 @@ export class BranchComposer {
         d[t] = R[j + 3 * r]; d[t + 1] = R[j + 3 * r + 1]; d[t + 2] = R[j + 3 * r + 2];
       }
     }
+  }
+
+  /** Branch b's parent in the composition (-1: the root) and where on it it grows: the chain the
+   *  per-branch pass walks (pass.ts). */
+  parentOf(skeleton: TreeSkeleton, b: number): number {
+    return skeleton.branchParent[b];
+  }
+  attachmentOf(skeleton: TreeSkeleton, b: number): number {
+    return skeleton.branchParentX[b];
+  }
+  /** Whether branch b reads its motion texture (levels 0 to 3). */
+  moves(skeleton: TreeSkeleton, b: number): boolean {
+    return skeleton.branchLevel[b] < 4;
   }
 }

@@ -40,6 +40,13 @@ export const LEAF_TILE = MOTION_SLOTS / 2;
 export function tileFloats(size: number): number {
   return 4 * size * size;
 }
+/** The tile of the atlas that holds a slot, and the channel of its first field (A_r; A_s the next). */
+export function slotTile(slot: number): number {
+  return slot >> 1;
+}
+export function slotChannel(slot: number): number {
+  return 2 * (slot & 1);
+}
 export const MOTION_TILES = LEAF_TILE + 1;
 
 // ---- uniforms ---------------------------------------------------------------------------------------
@@ -94,6 +101,8 @@ export const LEVEL_SWAY = [0.012, 0.04, 0.08, 0.14];
  * motion decays with this time constant (s): the new motion plays at once, without a jump.
  */
 export const EASE_TAU = 0.3;
+/** How long an ease lasts (s): e^-8 of the offset is left, and then nothing. */
+export const EASE_SPAN = 8 * EASE_TAU;
 /** The textures are reshaped for a new mean speed once it has moved by this share (of at least 1 m/s)... */
 export const RESHAPE_SHARE = 0.05;
 /** ...and this long (s) after the last reshaping: the ease of one has faded (e^-4) before the next. */

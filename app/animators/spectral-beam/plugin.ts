@@ -1,6 +1,7 @@
 /**
  * The spectral-beam deformation as a Babylon material plugin (the `Meshes/lattice.material.ts`
- * way): the branch data and motion textures are bound per submesh, the eight vec4 uniforms go
+ * way): the branch data (the per-branch pass's output, or the CPU's upload) and the leaves' motion
+ * textures are bound per submesh, the eight vec4 uniforms go
  * through the material's uniform buffer, the GLSL of spectral-beam.glsl.ts is injected at
  * CUSTOM_VERTEX_UPDATE_POSITION / _NORMAL, and lighting and shadows keep working.
  */
@@ -9,6 +10,7 @@ import type { Material } from "@babylonjs/core/Materials/material";
 import type { MaterialDefines } from "@babylonjs/core/Materials/materialDefines";
 import type { UniformBuffer } from "@babylonjs/core/Materials/uniformBuffer";
 import type { RawTexture } from "@babylonjs/core/Materials/Textures/rawTexture";
+import type { BaseTexture } from "@babylonjs/core/Materials/Textures/baseTexture";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh";
 import type { Scene } from "@babylonjs/core/scene";
 import type { AbstractEngine } from "@babylonjs/core/Engines/abstractEngine";
@@ -22,7 +24,10 @@ import {
 
 /** Where the plugin reads its textures and uniforms (owned by the animator). */
 export interface SpectralBeamBindings {
-  branchTexture: RawTexture;
+  /** The branch data: the per-branch pass's output, or the CPU's upload where the pass cannot run. */
+  branchTexture: BaseTexture;
+  /** Whether it holds this frame's data (a pass that has rendered; an uploaded texture). */
+  branchReady(): boolean;
   /** The leaves' motion textures (RGB), LINEAR + REPEAT when `hardwareFilter`. */
   leafTexture: RawTexture;
   hardwareFilter: boolean;
@@ -60,7 +65,7 @@ export class SpectralBeamPluginMaterial extends MaterialPluginBase {
   }
 
   override isReadyForSubMesh(_defines: MaterialDefines, _scene: Scene, _engine: AbstractEngine, _subMesh: SubMesh): boolean {
-    return this.bindings.branchTexture.isReady() && this.bindings.leafTexture.isReady();
+    return this.bindings.branchReady() && this.bindings.leafTexture.isReady();
   }
 
   override getAttributes(attributes: string[], _scene: Scene, _mesh: AbstractMesh): void {

@@ -1,11 +1,16 @@
 /**
  * The spectral-beam method (Habel, Kusternig and Wimmer 2009) behind the Animator contract. A thin
- * adapter: the twin keeps the branch data and motion textures and the per-frame uniforms, the
- * material plugin deforms every vertex in the vertex shader, shadows follow through the shared
- * deforming depth material.
+ * adapter: the twin keeps the branch data and motion textures and the per-frame uniforms; each
+ * branch's composition (its ancestors' eqs. 20-23, its motion-texture lookup) runs in a GPU pass
+ * into a float texture (gpu-pass.ts, §6's branch data texture); the material plugin deforms every
+ * vertex in the vertex shader, shadows follow through the shared deforming depth material. Where
+ * the pass cannot run (no float render targets, NullEngine, a tree deeper than the pass walks) the
+ * twin composes on the CPU and uploads, and the stats' notes say so. probe() composes on the CPU
+ * when asked, probeTip() one branch's chain.
  */
 import type { StandardMaterial } from "@babylonjs/core/Materials/standardMaterial";
 import { RawTexture } from "@babylonjs/core/Materials/Textures/rawTexture";
+import type { BaseTexture } from "@babylonjs/core/Materials/Textures/baseTexture";
 import type { ShaderMaterial } from "@babylonjs/core/Materials/shaderMaterial";
 import { Constants } from "@babylonjs/core/Engines/constants";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
@@ -15,7 +20,9 @@ import { copyStandardMaterial, deformedShadows } from "../shadow-depth";
 import { deformDepthMaterial, refreshDepthTextures } from "../deform-depth-material";
 import type { DeformShader } from "../deform-shader";
 import { BINDING_ATTRIBUTES } from "../../tree/geometry";
-import { LEAF_TILE, tileFloats } from "./layout";
+import { BRANCHES_PER_ROW, LEAF_TILE, TEXELS_PER_BRANCH, tileFloats } from "./layout";
+import { branchPassUnsupported, MAX_CHAIN } from "../branch-pass";
+import { compositionParents, SpectralBeamGpuPass } from "./gpu-pass";
 import { SpectralBeamTwin, type BranchOverride } from "./twin";
 import { SpectralBeamPluginMaterial, type SpectralBeamBindings } from "./plugin";
 import { BRANCH_SAMPLER, LEAF_SAMPLER, SPECTRAL_BEAM_DECLARATIONS, SPECTRAL_BEAM_FUNCTIONS, UNIFORM_NAMES, HARDWARE_FILTER_DEFINE, POSITION_ONLY_DEFINE, LEAVES_DEFINE } from "./spectral-beam.glsl";
@@ -52,6 +59,12 @@ export class SpectralBeamAnimator implements Animator<SpectralBeamParams> {
   private readonly ctx: AnimatorContext;
   private readonly tips: Float32Array;
   private readonly origin = new Vector3();
+  private readonly tipLocal = new Float64Array(3);
+  /** The CPU's upload of the twin's branch data: every step on the CPU path; the pass's static input otherwise. */
+  readonly dataTexture: RawTexture;
+  /** The per-branch pass, when this engine can run it (null: the CPU path, for `cpuReason`). */
+  readonly gpu: SpectralBeamGpuPass | null;
+  private readonly cpuReason: string | null;
   private branchVersion: number;
   private atlasVersion: number;
   private disposed = false;
@@ -63,8 +76,15 @@ export class SpectralBeamAnimator implements Animator<SpectralBeamParams> {
     this.tips = new Float32Array(3 * tree.skeleton.branchCount);
     const twin = this.twin;
     const hardwareFilter = !!ctx.scene.getEngine().getCaps().textureFloatLinearFiltering;
+    this.dataTexture = floatTexture(twin.branchData, twin.textureWidth, twin.textureHeight, ctx.scene, "spectral-beam branches");
+    const parents = compositionParents(twin, tree.skeleton);
+    const unsupported = branchPassUnsupported(ctx.scene.getEngine());
+    this.cpuReason = unsupported ?? (parents.depth > MAX_CHAIN ? `a branch hangs ${parents.depth} deep, past the pass's ${MAX_CHAIN}` : null);
+    this.gpu = this.cpuReason ? null : new SpectralBeamGpuPass(ctx.scene, twin, tree.skeleton, parents, this.dataTexture);
+    const gpu = this.gpu;
     this.bindings = {
-      branchTexture: floatTexture(twin.branchData, twin.textureWidth, twin.textureHeight, ctx.scene, "spectral-beam branches"),
+      branchTexture: gpu ? gpu.pass.texture : this.dataTexture,
+      branchReady: () => (gpu ? gpu.pass.isReady() : this.dataTexture.isReady()),
       leafTexture: floatTexture(leafTile(twin), twin.motionSize, twin.motionSize, ctx.scene, "spectral-beam leaf motion", hardwareFilter),
       hardwareFilter,
       highlight: false,
@@ -88,8 +108,13 @@ export class SpectralBeamAnimator implements Animator<SpectralBeamParams> {
       uniformData: twin.uniforms,
       textures: () => ({ [BRANCH_SAMPLER]: this.bindings.branchTexture, [LEAF_SAMPLER]: this.bindings.leafTexture }),
       twin: leaves
-        ? (position, normal, a, out) => twin.deformVertex(position, normal, a[0][0], a[1], a[2], a[3], out)
-        : (position, normal, a, out) => twin.deformVertex(position, normal, a[0][0], a[1], NO_LEAF, NO_COORD, out),
+        ? (position, normal, a, out) => { twin.compose(); twin.deformVertex(position, normal, a[0][0], a[1], a[2], a[3], out); }
+        : (position, normal, a, out) => { twin.compose(); twin.deformVertex(position, normal, a[0][0], a[1], NO_LEAF, NO_COORD, out); },
+      passCheck: async () => {
+        if (!this.gpu) return null;
+        twin.compose();
+        return this.gpu.pass.compare(twin.branchData, twin.branchCount, TEXELS_PER_BRANCH, BRANCHES_PER_ROW, [3, 4]);
+      },
     });
     this.deformShader = shader(true);
     const barkShader = shader(false);
@@ -140,13 +165,15 @@ export class SpectralBeamAnimator implements Animator<SpectralBeamParams> {
     return this.ctx.tree;
   }
 
-  /** Sends what changed in the twin to the GPU. */
+  /** Sends what changed in the twin to the GPU (on the GPU path: the static branch data when edited, the pass's inputs and uniforms). */
   private upload(): void {
     const twin = this.twin;
     if (twin.branchVersion !== this.branchVersion) {
-      this.bindings.branchTexture.update(twin.branchData);
+      this.dataTexture.update(twin.branchData);
       this.branchVersion = twin.branchVersion;
+      this.gpu?.pass.invalidate();
     }
+    if (this.gpu) this.gpu.run(twin);
     if (twin.atlasVersion !== this.atlasVersion) {
       // Only the leaves' textures live on the GPU; the branches' are read per branch (BranchComposer, compose.ts).
       const tex = this.bindings.leafTexture;
@@ -163,10 +190,16 @@ export class SpectralBeamAnimator implements Animator<SpectralBeamParams> {
 
   update(_dt: number): void {
     // Where the tree stands: the wind's gusts and the primitives are felt at its crown there.
-    this.ctx.tree.bark.computeWorldMatrix(true).getTranslationToRef(this.origin);
+    this.ctx.tree.bark.computeWorldMatrix().getTranslationToRef(this.origin);
     this.twin.setPlacement(this.origin.x, this.origin.y, this.origin.z);
-    this.twin.update(this.ctx.clock.time, this.ctx.wind);
+    this.twin.advance(this.ctx.clock.time, this.ctx.wind);
+    if (!this.gpu) this.twin.compose();
     this.upload();
+  }
+
+  /** The branch data the vertex shaders read: the pass's output, or the CPU's upload. */
+  get branchTexture(): BaseTexture {
+    return this.bindings.branchTexture;
   }
 
   setParams(patch: Partial<SpectralBeamParams>): void {
@@ -175,6 +208,7 @@ export class SpectralBeamAnimator implements Animator<SpectralBeamParams> {
   }
 
   probe(): Float32Array {
+    this.twin.compose();
     const world = this.ctx.tree.bark.computeWorldMatrix(true);
     const v = this.origin;
     for (let b = 0; b < this.twin.branchCount; b++) {
@@ -185,15 +219,30 @@ export class SpectralBeamAnimator implements Animator<SpectralBeamParams> {
     return this.tips.slice();
   }
 
+  /** World xyz of branch b's tip now, from its own chain alone on the GPU path (the rest of the tree is not composed). */
+  probeTip(b: number, out: Float64Array): boolean {
+    const twin = this.twin, local = this.tipLocal;
+    if (!(Number.isInteger(b) && b >= 0 && b < twin.branchCount)) return false;
+    if (this.gpu) this.gpu.chain.composeChain(twin, b, twin.branchComposer.easeStart, twin.branchData);
+    else twin.compose();
+    twin.tipPosition(b, local, 0);
+    Vector3.TransformCoordinatesFromFloatsToRef(local[0], local[1], local[2], this.ctx.tree.bark.computeWorldMatrix(true), this.origin);
+    out[0] = this.origin.x; out[1] = this.origin.y; out[2] = this.origin.z;
+    return true;
+  }
+
   stats(): AnimatorStats {
     const tree = this.ctx.tree;
     const vertices = tree.bark.getTotalVertices() + (tree.leaves ? tree.leaves.getTotalVertices() : 0);
     const pending = this.twin.pendingTextures;
+    const notes = pending > 0 ? [`regenerating ${pending} motion texture${pending > 1 ? "s" : ""}`] : [];
+    if (this.cpuReason) notes.push(`per-branch composition on the CPU: ${this.cpuReason}`);
     return {
       updateMs: 0, // the host times update() (no clocks in app/animators)
       counts: { branches: this.twin.branchCount, vertices, leaves: tree.skeleton.leafCount, "motion texture": this.twin.motionSize },
-      nonFinite: this.twin.hasNonFinite(),
-      notes: pending > 0 ? [`regenerating ${pending} motion texture${pending > 1 ? "s" : ""}`] : undefined,
+      // On the GPU path the CPU checks what it computes (the uniforms); the branches' values stay on the GPU.
+      nonFinite: this.twin.hasNonFinite(!this.gpu),
+      notes: notes.length > 0 ? notes : undefined,
     };
   }
 
@@ -204,7 +253,8 @@ export class SpectralBeamAnimator implements Animator<SpectralBeamParams> {
     const tree = this.ctx.tree;
     for (const part of tree.parts) part.mesh.material = part.material;
     for (const m of this.materials) m.dispose(false, false); // the shared textures belong to the sandbox
-    this.bindings.branchTexture.dispose();
+    this.gpu?.dispose();
+    this.dataTexture.dispose();
     this.bindings.leafTexture.dispose();
   }
 }

@@ -33,6 +33,35 @@ export const HIGHLIGHT_DEFINE = "SB_HIGHLIGHT";
  *  left out (the bark reads six floats less per vertex and skips the leaf code). */
 export const LEAVES_DEFINE = "SB_LEAVES";
 
+/** §4.2's length correction (length-correction.ts's arcLengthPosition line by line), shared with the per-branch pass. */
+export const ARC_LENGTH_FUNCTIONS = /* glsl */ `
+// Arc length of the deflected centre line from the root to parameter y (Simpson, 4 intervals).
+float sbArcTo(float y, float a, float c2, float c4) {
+  float h = 0.25 * y;
+  float sum = 1.0;
+  for (int i = 1; i <= 4; i++) {
+    float xi = float(i) * h;
+    float sl = a * (2.0 * c2 * xi + 4.0 * c4 * xi * xi * xi);
+    sum += (i == 4 ? 1.0 : (i == 2 ? 2.0 : 4.0)) * sqrt(1.0 + sl * sl);
+  }
+  return (h / 3.0) * sum;
+}
+
+// §4.2 length correction: eq. 9's x - d/s, then Newton on the arc length (length-correction.ts).
+float sbArcLengthPosition(float x, float a, float c2, float c4) {
+  if (a == 0.0 || x <= 0.0) return x;
+  float u = a * (c2 * x * x + c4 * x * x * x * x);
+  float du = a * (2.0 * c2 * x + 4.0 * c4 * x * x * x);
+  float s = sqrt(1.0 + du * du);
+  float y = x - (u * du) / (s + 1.0) / s;
+  for (int k = 0; k < ${ARC_LENGTH_NEWTON_STEPS}; k++) {
+    float sl = a * (2.0 * c2 * y + 4.0 * c4 * y * y * y);
+    y -= (sbArcTo(y, a, c2, c4) - x) / sqrt(1.0 + sl * sl);
+  }
+  return y;
+}
+`;
+
 /** The functions; need the samplers and sbU0..sbU7 declared. */
 export const SPECTRAL_BEAM_FUNCTIONS = /* glsl */ `
 // Where branch b's texels start in the branch data texture.
@@ -73,32 +102,7 @@ vec2 sbPlane(float a, float b, vec2 cs, float inv, vec2 offset) {
   return vec2((cs.x * a - cs.y * b) * inv - offset.x, (cs.y * a + cs.x * b) * inv - offset.y);
 }
 
-// Arc length of the deflected centre line from the root to parameter y (Simpson, 4 intervals).
-float sbArcTo(float y, float a, float c2, float c4) {
-  float h = 0.25 * y;
-  float sum = 1.0;
-  for (int i = 1; i <= 4; i++) {
-    float xi = float(i) * h;
-    float sl = a * (2.0 * c2 * xi + 4.0 * c4 * xi * xi * xi);
-    sum += (i == 4 ? 1.0 : (i == 2 ? 2.0 : 4.0)) * sqrt(1.0 + sl * sl);
-  }
-  return (h / 3.0) * sum;
-}
-
-// §4.2 length correction: eq. 9's x - d/s, then Newton on the arc length (length-correction.ts).
-float sbArcLengthPosition(float x, float a, float c2, float c4) {
-  if (a == 0.0 || x <= 0.0) return x;
-  float u = a * (c2 * x * x + c4 * x * x * x * x);
-  float du = a * (2.0 * c2 * x + 4.0 * c4 * x * x * x);
-  float s = sqrt(1.0 + du * du);
-  float y = x - (u * du) / (s + 1.0) / s;
-  for (int k = 0; k < ${ARC_LENGTH_NEWTON_STEPS}; k++) {
-    float sl = a * (2.0 * c2 * y + 4.0 * c4 * y * y * y);
-    y -= (sbArcTo(y, a, c2, c4) - x) / sqrt(1.0 + sl * sl);
-  }
-  return y;
-}
-
+${ARC_LENGTH_FUNCTIONS}
 // u^l(x) = A x on a leaf (§7.1): an exact rotation after eqs. 8-10. t: axis, r: deflection.
 void sbLeafBend(inout vec3 p, inout vec3 n, vec3 t, vec3 r, vec3 nr, float x, float A, float size) {
   float s = sqrt(1.0 + A * A);

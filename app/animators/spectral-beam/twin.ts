@@ -30,7 +30,7 @@ import { BranchWindLoads, branchLength } from "./wind-load";
 import { defaultMaterial, type PhysicalMaterial } from "../../physics/material";
 import { dampingRatio } from "../../physics/damping";
 import type { SpectralBeamParams } from "./params";
-import { deformVertex } from "./vertex";
+import { deformVertex, hasNonFinite, tipPosition } from "./vertex";
 import { WindUniforms, type WindSource } from "./wind-uniforms";
 
 export type { WindSource } from "./wind-uniforms";
@@ -122,10 +122,10 @@ export class SpectralBeamTwin {
   private readonly crown = new Float64Array(3);
   /** The ancestors' bends per branch each frame, and the ease after a change. */
   private readonly composer: BranchComposer;
-  // Scratch for tipPosition.
-  private readonly wScratch = new Float64Array(4);
-  private readonly posScratch = new Float64Array(3);
-  private readonly outScratch = new Float64Array(6);
+  /** Time of the last advance (-1: none yet); whether compose() has run since; meanTip and turbulentTip's changes. */
+  private lastUpdate = -1;
+  private composed = true;
+  loadsVersion = 0;
 
   constructor(skeleton: TreeSkeleton, params: SpectralBeamParams, rng: Rng, material: PhysicalMaterial = defaultMaterial()) {
     const n = skeleton.branchCount;
@@ -400,6 +400,7 @@ export class SpectralBeamTwin {
     }
     if (this.dirty.size > 0) return false;
     this.roundStarted = false;
+    this.holdShown();
     const sizeChanged = size !== this.motionSize;
     this.motionAtlas = this.staging;
     this.motionSize = size;
@@ -407,7 +408,6 @@ export class SpectralBeamTwin {
     this.stagingSize = 0;
     if (sizeChanged) this.writeAllBranches(); // |m| depends on the size (§5.4)
     this.atlasVersion++;
-    this.composer.easeIn();
     return true;
   }
 
@@ -415,7 +415,7 @@ export class SpectralBeamTwin {
 
   setParams(params: SpectralBeamParams): void {
     const old = this.params;
-    this.composer.easeIn();
+    this.holdShown();
     this.params = { ...params };
     const p = this.params;
     if (p.leafless !== old.leafless || p.literal !== old.literal) {
@@ -435,6 +435,7 @@ export class SpectralBeamTwin {
   /** Fig. 11: override one branch's stiffness (a factor) and damping ratio. Only its texels change. */
   setBranchOverride(b: number, o: BranchOverride): void {
     if (!(Number.isInteger(b) && b >= 0 && b < this.branchCount)) throw new RangeError(`branch must be an integer from 0 to ${this.branchCount - 1}; got ${b}`);
+    this.holdShown();
     if (o.stiffness !== undefined) {
       if (!(o.stiffness >= 0.05 && o.stiffness <= 20)) throw new RangeError(`branch stiffness must be from 0.05 to 20 (a factor); got ${o.stiffness}`);
       this.stiffnessOverride[b] = o.stiffness;
@@ -462,7 +463,6 @@ export class SpectralBeamTwin {
     }
     this.writeBranch(b);
     this.branchVersion++;
-    this.composer.easeIn();
   }
 
   branchInfo(b: number): BranchInfo {
@@ -504,21 +504,24 @@ export class SpectralBeamTwin {
     this.windUniforms.foot[0] = x; this.windUniforms.foot[1] = z;
   }
 
-  /**
-   * Per frame (the CPU's whole share): the wind (§5.5, slowly modulated strength and gusts from the
-   * WindField) and the leaves' texture offsets into the uniforms; a slice of any pending texture
-   * work. No allocation unless textures are being rebuilt.
-   */
+  /** Per frame on the CPU alone: advance, then compose every branch (compose.ts). */
   update(t: number, wind: WindSource): void {
+    this.advance(t, wind);
+    this.compose();
+  }
+
+  /**
+   * Per frame but the per-branch composition (the GPU pass's, or compose()): the wind (§5.5) and the
+   * leaves' offsets into the uniforms, a slice of texture work, the loads when the wind turns, the
+   * ease after a change. No allocation unless textures are being rebuilt.
+   */
+  advance(t: number, wind: WindSource): void {
     const speed = wind.meanSpeed;
     if (speed !== this.textureSpeed) {
       // eq. 14 depends on the mean speed: reshape the textures (same G, no jump). A round not yet
-      // started simply takes the new speed. Otherwise a new round starts only when the speed has
-      // moved by RESHAPE_SHARE and RESHAPE_EVERY seconds have passed since the last: a wind that
-      // changes every step (a wind timeline) swapped textures in every frame, and the ease
-      // (which extrapolates the last two frames at each swap) then ran away with the motion
-      // (metres of drift while the wind fell). The mean drag (eqs. 18, 19) follows the speed
-      // every frame regardless; only the spectrum's shape waits.
+      // started takes the new speed; a new one starts once the speed has moved by RESHAPE_SHARE and
+      // RESHAPE_EVERY seconds have passed (a timeline changes it every step, and each swap eases).
+      // The mean drag (eqs. 18, 19) follows the speed every frame regardless.
       if (this.dirty.size > 0 && !this.roundStarted) this.textureSpeed = speed;
       else if (this.dirty.size === 0 && t - this.reshapedAt >= RESHAPE_EVERY && Math.abs(speed - this.textureSpeed) > RESHAPE_SHARE * Math.max(1, this.textureSpeed)) {
         this.textureSpeed = speed;
@@ -530,9 +533,31 @@ export class SpectralBeamTwin {
     this.windUniforms.write(this.uniforms, t, wind, this.params, this.motionSize, this.maxLeafSize);
     const u = this.uniforms, dir = this.loadDirection;
     // The drag goes with the mean wind's direction (|u⊥| u⊥ across each branch): again when it turns.
-    if (!(Math.abs(u[4] - dir[0]) + Math.abs(u[5] - dir[1]) + Math.abs(u[6] - dir[2]) < 2e-3)) this.loadsFor(u[4], u[5], u[6]);
+    if (!(Math.abs(u[4] - dir[0]) + Math.abs(u[5] - dir[1]) + Math.abs(u[6] - dir[2]) < 2e-3)) {
+      this.loadsFor(u[4], u[5], u[6]);
+      this.loadsVersion++;
+    }
+    if (this.composer.holding) this.composer.startEase(this.skeleton, this, this.meanTip, this.turbulentTip);
+    this.lastUpdate = t;
+    this.composed = false;
+  }
+
+  /** Every branch's per-frame texels (frame, amplitude, R_b, T_b) at the last advance's time, on the CPU; once. */
+  compose(): void {
+    if (this.composed) return;
     this.composer.compose(this.skeleton, this, this.meanTip, this.turbulentTip);
+    this.composed = true;
     this.branchVersion++;
+  }
+
+  /** The composition and its ease (read by the per-branch pass). */
+  get branchComposer(): BranchComposer {
+    return this.composer;
+  }
+
+  /** A change is coming: the motion on show is held for the ease (compose.ts). */
+  private holdShown(): void {
+    if (this.lastUpdate >= 0 && !this.composer.holding) this.composer.hold(this, this.meanTip, this.turbulentTip);
   }
 
   /**
@@ -554,28 +579,11 @@ export class SpectralBeamTwin {
 
   /** Deformed tree-local position of branch b's tip node into out[o..o+2]. No allocation. */
   tipPosition(b: number, out: Float32Array | Float64Array, o: number): void {
-    const s = this.skeleton;
-    const node = s.branchFirstNode[b] + s.branchNodeCount[b] - 1;
-    this.nodeWVector(node, this.wScratch);
-    const pos = this.posScratch;
-    pos[0] = s.nodePosition[3 * node]; pos[1] = s.nodePosition[3 * node + 1]; pos[2] = s.nodePosition[3 * node + 2];
-    this.deformVertex(pos, UP, b, this.wScratch, NO_LEAF, NO_COORD, this.outScratch);
-    out[o] = this.outScratch[0]; out[o + 1] = this.outScratch[1]; out[o + 2] = this.outScratch[2];
+    tipPosition(this, this.skeleton, b, out, o);
   }
 
-  /** True when the uniforms or the branch data hold NaN or infinity. */
-  hasNonFinite(): boolean {
-    for (let i = 0; i < UNIFORM_FLOATS; i++) if (!Number.isFinite(this.uniforms[i])) return true;
-    const d = this.branchData;
-    for (let b = 0; b < this.branchCount; b++) {
-      const o = branchTexel(b, 0);
-      // c2, c4, A_r, A_s, T_b
-      if (!Number.isFinite(d[o + 7] + d[o + 11] + d[o + 12] + d[o + 13] + d[o + 16] + d[o + 17] + d[o + 18])) return true;
-    }
-    return false;
+  /** True when the uniforms or (`branches`) the branch data hold NaN or infinity. */
+  hasNonFinite(branches = true): boolean {
+    return hasNonFinite(this, branches);
   }
 }
-
-const UP = [0, 1, 0];
-const NO_LEAF = [0, 0, 0, 0];
-const NO_COORD = [0, 0];

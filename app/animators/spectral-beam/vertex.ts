@@ -5,7 +5,9 @@
  */
 import { arcLengthPosition } from "./length-correction";
 import { sampleWrapped } from "./motion";
-import { branchTexel, IN_PLANE_FLUTTER, LEAF_SAMPLE_SPREAD, LEAF_TILE, MAX_FLUTTER, tileFloats } from "./layout";
+import { branchTexel, IN_PLANE_FLUTTER, LEAF_SAMPLE_SPREAD, LEAF_TILE, MAX_FLUTTER, tileFloats, UNIFORM_FLOATS } from "./layout";
+import { nodeWVector } from "../../tree/geometry";
+import type { TreeSkeleton } from "../../tree/skeleton";
 
 /** What the vertex shader reads: the twin's branch data texture, motion atlas and uniforms. */
 export interface DeformSource {
@@ -125,4 +127,32 @@ export function deformVertex(
   const kn = gr * (rx * nx + ry * ny + rz * nz) + gs * (sx * nx + sy * ny + sz * nz);
   nx -= kn * tx; ny -= kn * ty; nz -= kn * tz;
   out[0] = px; out[1] = py; out[2] = pz; out[3] = nx; out[4] = ny; out[5] = nz;
+}
+
+const UP = [0, 1, 0];
+const NO_LEAF = [0, 0, 0, 0];
+const NO_COORD = [0, 0];
+const W_SCRATCH = new Float64Array(4);
+const POS_SCRATCH = new Float64Array(3);
+const OUT_SCRATCH = new Float64Array(6);
+
+/** Deformed tree-local position of branch b's tip node (deformVertex of its tip) into out[o..o+2]. No allocation. */
+export function tipPosition(src: DeformSource, s: TreeSkeleton, b: number, out: Float32Array | Float64Array, o: number): void {
+  const node = s.branchFirstNode[b] + s.branchNodeCount[b] - 1;
+  nodeWVector(s, node, W_SCRATCH);
+  POS_SCRATCH[0] = s.nodePosition[3 * node]; POS_SCRATCH[1] = s.nodePosition[3 * node + 1]; POS_SCRATCH[2] = s.nodePosition[3 * node + 2];
+  deformVertex(src, POS_SCRATCH, UP, b, W_SCRATCH, NO_LEAF, NO_COORD, OUT_SCRATCH);
+  out[o] = OUT_SCRATCH[0]; out[o + 1] = OUT_SCRATCH[1]; out[o + 2] = OUT_SCRATCH[2];
+}
+
+/** True when the uniforms or (`branches`) the branch data (c2, c4, A_r, A_s, T_b) hold NaN or infinity. */
+export function hasNonFinite(src: DeformSource, branches: boolean): boolean {
+  for (let i = 0; i < UNIFORM_FLOATS; i++) if (!Number.isFinite(src.uniforms[i])) return true;
+  if (!branches) return false;
+  const d = src.branchData;
+  for (let b = 0; b < src.branchCount; b++) {
+    const o = branchTexel(b, 0);
+    if (!Number.isFinite(d[o + 7] + d[o + 11] + d[o + 12] + d[o + 13] + d[o + 16] + d[o + 17] + d[o + 18])) return true;
+  }
+  return false;
 }
