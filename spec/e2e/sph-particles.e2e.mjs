@@ -66,7 +66,7 @@ test("sph-particles: picked with the mouse, the particles and wind displays, cou
   assert.ok(differ > 500, `the particles display hardly shows (${differ} pixels)`);
 
   // Counts in a wind rising over half a second to 5, 25 and 40 m/s, 1.5 s each, from rest: a breeze
-  // and a gale at the default limits (the species' wood, leaves held about 2.2 N), then a storm on
+  // and a gale at the default limits (the species' wood, leaves held about 3 N), then a storm on
   // decayed wood, a tenth as strong (the demo tree's sound limbs hold at 40 m/s).
   const counts = {};
   for (const speed of [5, 25, 40]) {

@@ -121,7 +121,7 @@ export interface ParticleTreeSettings {
 
 export function defaultTreeSettings(): ParticleTreeSettings {
   const material = defaultMaterial();
-  return { spacing: 0.1, material, ruptureStrain: ruptureStrainOf(material), levelScale: 1, leafHold: 2.2, leafHoldFactor: null, leafFrequency: 3, leafWeight: null };
+  return { spacing: 0.1, material, ruptureStrain: ruptureStrainOf(material), levelScale: 1, leafHold: 3, leafHoldFactor: null, leafFrequency: 3, leafWeight: null };
 }
 
 export interface ParticleTree {

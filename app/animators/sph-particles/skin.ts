@@ -16,8 +16,8 @@
  *
  * Leaf cards (4 vertices per skeleton leaf, tree/geometry's order) ride on their leaf particle
  * (their group's, leaf-groups.ts), turned with the frame of the station it hangs from; once the
- * petiole breaks they tumble about a fixed horizontal axis by the simulation's `leafAngle`, and lie
- * on the ground (no vertex below it). A tree whose finest branches were left out of the particle tree
+ * petiole breaks they tumble about a fixed horizontal axis by the simulation's `leafAngle`; no
+ * card's vertex goes below the ground (a fallen leaf's, or one still on a fallen piece's twig). A tree whose finest branches were left out of the particle tree
  * (reduce.ts) moves their nodes rigidly with the kept node they grow from. Allocation free after
  * construction.
  */
@@ -316,7 +316,8 @@ export class LeafRide {
       positions[o] = x[3 * p] + q[0];
       positions[o + 1] = x[3 * p + 1] + q[1];
       positions[o + 2] = x[3 * p + 2] + q[2];
-      if (fallen && positions[o + 1] < GROUND_CLEARANCE) positions[o + 1] = GROUND_CLEARANCE;
+      // On the ground, a fallen leaf's card and one still on a fallen piece's twig lie on it.
+      if (positions[o + 1] < GROUND_CLEARANCE) positions[o + 1] = GROUND_CLEARANCE;
       rotate(t, 0, nrm[o], nrm[o + 1], nrm[o + 2], q);
       normals[o] = q[0]; normals[o + 1] = q[1]; normals[o + 2] = q[2];
     }

@@ -24,7 +24,7 @@ describe("breaking", () => {
     // Limits as a person sets them (eq. 10's e, c given by the users): twigs weaker than the
     // wood's 0.66 % (level l at 0.72^l: the whip at 0.34 %), leaves held at 1.2 N (a leaf of the
     // shared drag area goes in a steady 22 m/s). At the default limits the whip bends and holds and
-    // the five leaves, held about a median of 2.2 N (30 m/s), stay on at 25 m/s.
+    // the five leaves, held about a median of 3 N (the drag at 35 m/s), stay on at 25 m/s.
     const counts = [5, 25, 40].map((u) => {
       const sim = blow(u, 0.8, { ...COARSE, tree: { levelScale: 0.72, leafHold: 1.2 } });
       const c = sim.counts();
