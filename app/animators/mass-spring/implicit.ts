@@ -12,9 +12,13 @@
  * stiffness k C / |x_ij| (I - x̂x̂ᵀ)) and drops it while compressed, where it would make the matrix
  * indefinite; eq. 2's angular term and the angular spring in the parent's frame drop it
  * (Gauss-Newton: -k JᵀJ with J = ∂C_v/∂(x_i, x_j, x_k) = (I, M - I, -M), system.ts; the frame R_k
- * behind the parent is the step's start's, so the rows of that spring reach i, j and k only).
- * At the rest pose (C = 0 everywhere) the Jacobian is exact. What remains is symmetric positive
- * definite, M plus positive semi-definite blocks.
+ * behind the parent is the step's start's, so the rows of that spring reach i, j and k only). The
+ * spring's pull through R_k on the segments below k (frames.ts) stays out of the matrix: it is
+ * taken at the step's end by the spring's own rate, s + h k Ċ_v, where the matrix takes the
+ * spring's pull on i, j and k (taken at the start, it damped the sympodial tree's first mode 0.005
+ * more at five steps a frame, a share of h). At the rest pose (C = 0 everywhere) the Jacobian of
+ * the rows kept is exact. What remains is symmetric positive definite, M plus positive
+ * semi-definite blocks.
  *
  * Fixed masses (the anchor and the trunk base): their rows and columns are the identity and their
  * right-hand side 0, so Δv = 0 there. The matrix is a BlockCsr3 (one block per mass, its parent
@@ -135,7 +139,7 @@ export class ImplicitEuler {
     const sys = this.system, A = this.matrix, val = A.values, n = sys.count;
     const x = sys.position, v = sys.velocity, parent = sys.parent, fixed = sys.fixed, blocks = this.blocks, g = this.g;
     const f = this.force, rhs = this.rhs;
-    sys.forces(f);
+    sys.forces(f, h);
     A.clear();
     rhs.fill(0); // here: ∂f/∂x v0, accumulated spring by spring
     // M, the air damping's -h ∂f/∂v = h α M (no ∂f/∂x), and the drag's bound h 2k|w| (wind-load.ts).

@@ -38,3 +38,20 @@ export function twigChain(segments = 16): TreeSkeleton {
   }
   return b.build();
 }
+
+/**
+ * The sympodial tree's trunk alone (assets/trees/sympodial.lsys at its default depth, seed 1): ten
+ * internodes, each turned about 20° from the last in a plane that turns with them, so the trunk
+ * spirals up 7.4 m. Where a chain curves, a segment's swing twists the frames of those above it.
+ */
+export function spiralTrunk(): TreeSkeleton {
+  const nodes = [
+    [0, 0, 0, 0.21], [0, 1.4, 0, 0.1907], [0, 2.584, 0.431, 0.1732], [0.388, 3.585, 0.795, 0.1576],
+    [0.477, 4.432, 1.358, 0.1435], [0.242, 5.148, 1.883, 0.1308], [-0.215, 5.754, 2.211, 0.1194],
+    [-0.75, 6.266, 2.282, 0.1091], [-1.232, 6.7, 2.115, 0.0998], [-1.573, 7.066, 1.779, 0.0915], [-1.731, 7.376, 1.363, 0.084],
+  ];
+  const b = new SkeletonBuilder();
+  const t = b.addBranch(-1, 0);
+  for (const [x, y, z, r] of nodes) b.addNode(t, x, y, z, r);
+  return b.build();
+}
