@@ -1,14 +1,14 @@
 /**
  * The calibrated rods of lsystem-particles (ParticleDynamics' header says why): the loads beyond
- * every rod summed from the tips inward, the joints' beam-theory stiffness condensed onto Barron's
- * world-fixed springs for a steady wind's load, the tree's sway frequency by Rayleigh's quotient,
- * and the air's damping of each rod's turn. Plain TypeScript over typed arrays, no Babylon.
+ * every rod summed from the tips inward, the beam's bend under a steady wind's load condensed
+ * onto one spring per joint (turning each rod from its parent's end, joints.ts), the tree's sway
+ * frequency by Rayleigh's quotient, and the air's damping of each rod's turn. Plain TypeScript over typed arrays, no Babylon.
  */
 import { G, branchDragPerLength, crossFlowDrag, leafDrag } from "../../wind/drag";
 import type { PhysicalMaterial } from "../../physics/material";
 
 // Math's members read once: in jest's vm context every read of the global `Math` is slow (see wind-field.ts).
-const { sqrt, hypot, min, max, abs, PI } = Math;
+const { sqrt, hypot, min, max, PI } = Math;
 
 /** What these need of the particle system (particles.ts's ParticleTree): rod i runs from parent[i] to i. */
 export interface RodTree {
@@ -34,6 +34,8 @@ export interface RodConstants {
   readonly invInertia: Float64Array;
   /** Natural angular frequency for the sub-steps (the sway, and gravity's lever at its worst), rad/s. */
   readonly omegaN: Float64Array;
+  /** κ: how far the rod's end turns for a turn of its chord under its own bend (joints.ts). */
+  readonly endRatio: Float64Array;
 }
 
 /**
@@ -77,33 +79,33 @@ export function subtreeTorques(t: RodTree, mass: Float64Array, C: Float64Array, 
  * The calibrated rods of a tree of `material`, written into `r`; returns ω_R², the square of the
  * angular frequency every rod sways at. Allocates its scratch (called when the settings change).
  *
- * Masses: the tapered rod's ρ π L (r_a² + r_a r_b + r_b²) / 3. Joints: K = stiffness · E / ∫ ds / I(s),
- * I = π r⁴ / 4, r linear from r_a to r_b along the rod: ∫ = 4 L (r_a⁻³ - r_b⁻³) / (3 π (r_b - r_a)).
+ * Masses: the tapered rod's ρ π L (r_a² + r_a r_b + r_b²) / 3. Bending: E I(s) times `stiffness`,
+ * I = π r⁴ / 4, r linear from r_a to r_b along the rod.
  *
- * Condensation. A rod's world direction is the sum of the bends of every joint from the root to it.
- * For the load of a steady wind at rest (along x and along z, per unit speed²: the load's shape does
- * not change with the speed), the beam's chord rotation of every rod follows from the joints'
- * stiffness with the bending moment along each rod: linear from what lies beyond its tip (M_b at
- * its base, M_t at its tip) plus the parabola of its own distributed drag (M_o = b × F_own / 2 at
- * its base, (1 - s/L)² along it; the dynamics lump that drag half at each end, which gives the
- * same base moment but, taken as linear, bends a rod of one or two segments too far). With
- * B_k = ∫₀ᴸ (L - s)^k / E I(s) ds over the tapered section (a rod whose radius halves along it
- * is far more flexible near its tip, where the moment is small: one ∫ ds / I for every moment
- * shape bent the few-segment branches of the barron and sympodial trees up to 15 % too far),
- * the rod's chord rotation and end rotation are
- *   Φ_i = Φ_end(parent) + [M_t B1 + (M_b - M_o - M_t) B2 / L + M_o B3 / L²] / L,
- *   Φ_end(i) = Φ_end(parent) + M_t B0 + (M_b - M_o - M_t) B1 / L + M_o B2 / L²
- * (for a uniform rod, K = E I / L: (M_b' / 3 + M_t / 6 + M_o / 4) / K and ((M_b' + M_t) / 2 + M_o / 3) / K
- * with M_b' = M_b - M_o). The rod's world-fixed spring
- * turns it by Φ's part along the moment M_b it feels, over both winds (the parts across the rod,
- * which alone turn it): K_abs = Σ |M_b⊥|² / Σ M_b⊥ · Φ⊥, at most the joint's own K (which it is
- * where that is not positive); k_s = K_abs / L². In a steady wind the chain of rods then lies on the
- * beam's deflected shape.
+ * Condensation. Each rod is bent at its joint, from the frame its parent's end carries
+ * (joints.ts). For the load of a steady wind at rest (along x and along z, per unit speed²: the
+ * load's shape does not change with the speed), the beam's own bend of every rod follows from the
+ * bending moment along it: linear from what lies beyond its tip (M_b at its base, M_t at its tip)
+ * plus the parabola of its own distributed drag (M_o = b × F_own / 2 at its base, (1 - s/L)² along
+ * it; the dynamics lump that drag half at each end, which gives the same base moment but, taken
+ * as linear, bends a rod of one or two segments too far). With B_k = ∫₀ᴸ (L - s)^k / E I(s) ds
+ * over the tapered section (a rod whose radius halves along it is far more flexible near its tip,
+ * where the moment is small), the rod's chord turns against its parent's end by
+ *   φ_i = [M_t B1 + (M_b - M_o - M_t) B2 / L + M_o B3 / L²] / L
+ * and its end by e_i = M_t B0 + (M_b - M_o - M_t) B1 / L + M_o B2 / L² (for a uniform rod, K = E I / L:
+ * (M_b' / 3 + M_t / 6 + M_o / 4) / K and ((M_b' + M_t) / 2 + M_o / 3) / K with M_b' = M_b - M_o).
+ * The rod's spring turns it by φ's part along the moment M_b it feels, over both winds (the parts
+ * across the rod, which alone turn it): K = Σ |M_b⊥|² / Σ M_b⊥ · φ⊥ (its compliance kept between
+ * a pure moment's, B1 / L, and its own drag's alone, B3 / L³; a tip force's, B2 / L², where the
+ * winds do not bend it), k_s = K / L²; its end turns κ = Σ e⊥ · φ⊥ / Σ |φ⊥|² times its chord
+ * (kept between the same three loads' ratios, B0 L / B1, B1 L / B2 and B2 L / B3). In a steady
+ * wind the chain of rods then lies on the beam's deflected shape, Φ_i = Φ_end(parent) + φ_i,
+ * Φ_end(i) = Φ_end(parent) + e_i, within a few per cent at every tip of the shipped trees.
  *
  * Sway: Rayleigh's quotient of that deflected shape u, ω_R² = Σ F · u / Σ m |u|² (the lower of the
  * two winds), an upper bound of the tree's first ω² (Rayleigh's principle) and close to it for a
  * shape near the first mode's, as a cantilever's static deflection is (3.53 against 3.516 for β₁²).
- * Every rod's inertia is then I = K_abs / ω_R².
+ * Every rod's inertia is then I = K / ω_R²: every joint sways at ω_R.
  */
 /**
  * B_k = ∫₀ᴸ (L - s)^k / (E I(s)) ds for k = 0..3, I = π r⁴ / 4 with r linear from ra to rb, into
@@ -126,16 +128,12 @@ const GL_X = [-0.9602898564975363, -0.7966664774136267, -0.525532409916329, -0.1
 const GL_W = [0.1012285362903763, 0.2223810344533745, 0.3137066458778873, 0.362683783378362, 0.362683783378362, 0.3137066458778873, 0.2223810344533745, 0.1012285362903763];
 
 export function calibratedRods(t: RodTree, material: PhysicalMaterial, stiffness: number, gravity: number, r: RodConstants): number {
-  const n = t.count, par = t.parent, rest = t.rest, rho = material.woodDensity, E = material.youngModulus;
-  const jointK = new Float64Array(n), subMass = new Float64Array(n), com = new Float64Array(3 * n);
+  const n = t.count, par = t.parent, rest = t.rest, rho = material.woodDensity, E = stiffness * material.youngModulus;
+  const subMass = new Float64Array(n), com = new Float64Array(3 * n);
   for (let i = n - 1; i >= 1; i--) {
     const ra = t.baseRadius[i], rb = t.radius[i], L = t.length[i], p = par[i], o = 3 * i;
     const m = (rho * PI * L * (ra * ra + ra * rb + rb * rb)) / 3;
     r.mass[i] = m;
-    const flex = abs(rb - ra) > 1e-6 * rb
-      ? (4 * L * (1 / (ra * ra * ra) - 1 / (rb * rb * rb))) / (3 * PI * (rb - ra))
-      : (4 * L) / (PI * rb * rb * rb * rb);
-    jointK[i] = (stiffness * E) / flex;
     // The subtree's mass and first moment (for gravity's lever).
     subMass[i] += m;
     for (let c = 0; c < 3; c++) com[o + c] += 0.5 * m * (rest[o + c] + rest[3 * p + c]);
@@ -147,6 +145,7 @@ export function calibratedRods(t: RodTree, material: PhysicalMaterial, stiffness
   // Condensation and Rayleigh's quotient over the two steady winds.
   const W = new Float64Array(3 * n), tq = new Float64Array(3 * n), F = new Float64Array(3 * n), Mt = new Float64Array(3 * n);
   const phiEnd = new Float64Array(3 * n), u = new Float64Array(3 * n), num = new Float64Array(n), den = new Float64Array(n);
+  const endNum = new Float64Array(n), endDen = new Float64Array(n);
   const own = new Float64Array(3 * n), flexB = new Float64Array(4 * n), fb = new Float64Array(4);
   for (let i = 1; i < n; i++) {
     rodFlexibilities(t.baseRadius[i], t.radius[i], t.length[i], E, fb);
@@ -194,19 +193,29 @@ export function calibratedRods(t: RodTree, material: PhysicalMaterial, stiffness
       work += W[o] * u[o] + W[o + 1] * u[o + 1] + W[o + 2] * u[o + 2];
       kinetic += (r.mass[i] / 3) * (u[o] * u[o] + u[o + 1] * u[o + 1] + u[o + 2] * u[o + 2]
         + u[o] * u[q] + u[o + 1] * u[q + 1] + u[o + 2] * u[q + 2] + u[q] * u[q] + u[q + 1] * u[q + 1] + u[q + 2] * u[q + 2]);
-      // The parts across the rod.
-      const along = (phi[0] * bx + phi[1] * by + phi[2] * bz) / b2, alongM = (mb[0] * bx + mb[1] * by + mb[2] * bz) / b2;
-      const px = phi[0] - along * bx, py = phi[1] - along * by, pz = phi[2] - along * bz;
+      // The rod's own bend, chord and end, against its parent's end; the parts across the rod.
+      const cx = phi[0] - phiEnd[q], cy = phi[1] - phiEnd[q + 1], cz = phi[2] - phiEnd[q + 2];
+      const dx = phiEnd[o] - phiEnd[q], dy = phiEnd[o + 1] - phiEnd[q + 1], dz = phiEnd[o + 2] - phiEnd[q + 2];
+      const along = (cx * bx + cy * by + cz * bz) / b2, alongM = (mb[0] * bx + mb[1] * by + mb[2] * bz) / b2;
+      const alongE = (dx * bx + dy * by + dz * bz) / b2;
+      const px = cx - along * bx, py = cy - along * by, pz = cz - along * bz;
       const mx = mb[0] - alongM * bx, my = mb[1] - alongM * by, mz = mb[2] - alongM * bz;
+      const ex = dx - alongE * bx, ey = dy - alongE * by, ez = dz - alongE * bz;
       num[i] += mx * mx + my * my + mz * mz;
       den[i] += mx * px + my * py + mz * pz;
+      endNum[i] += ex * px + ey * py + ez * pz;
+      endDen[i] += px * px + py * py + pz * pz;
     }
     if (kinetic > 0 && work > 0) rayleigh = min(rayleigh, work / kinetic);
   }
   const w2 = Number.isFinite(rayleigh) ? rayleigh : 1;
   for (let i = 1; i < n; i++) {
-    // No stiffer than the joint alone: the rod turns at least by its own joint's bend.
-    const L = t.length[i], K = den[i] > 0 && num[i] > 0 ? min(jointK[i], num[i] / den[i]) : jointK[i];
+    const L = t.length[i], B0 = flexB[4 * i], B1 = flexB[4 * i + 1], B2 = flexB[4 * i + 2], B3 = flexB[4 * i + 3];
+    // Compliance between a pure moment's and the rod's own drag's; a tip force's where the winds do not bend it.
+    const c = den[i] > 0 && num[i] > 0 ? min(B1 / L, max(B3 / (L * L * L), den[i] / num[i])) : B2 / (L * L);
+    const kMoment = (B0 * L) / B1, kTip = (B1 * L) / B2, kOwn = (B2 * L) / B3;
+    r.endRatio[i] = endDen[i] > 0 ? min(max(kMoment, kTip, kOwn), max(min(kMoment, kTip, kOwn), endNum[i] / endDen[i])) : kTip;
+    const K = 1 / c;
     r.springK[i] = K / (L * L);
     r.invInertia[i] = w2 / K;
     // Gravity's lever at its worst, m_sub g |c_sub - base| / I, on top of the sway for the sub-steps.

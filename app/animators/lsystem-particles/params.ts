@@ -8,7 +8,7 @@ export const lsystemParticlesParams = {
   damping: numberParam("Damping", 0, 1, 0.01, 0.3, "",
     "Eq. 2.7's k_d as the damping ratio of the tree's first mode, ζ = 0.01 · 100^d (the shared mapping): 0.01 (0) to critical (1)"),
   stiffness: numberParam("Stiffness", 0.2, 5, 0.05, 1, "×",
-    "Scales every spring constant k_s (eq. 2.6): 1 is beam theory's E I / L for the rod (paper-literal: k_s ∝ r²)"),
+    "Scales every spring constant k_s (eq. 2.6), as E would: 1 is the wood's E I, each rod bent from its parent's end (paper-literal: k_s ∝ r²)"),
   gravity: numberParam("Gravity", 0, 2, 0.05, 1, "g",
     "§5.1.1: F_G, a constant force down; 1 is the Earth's"),
   timeStep: numberParam("Time step", 2, 100, 0.5, 16.5, "ms",
@@ -22,7 +22,7 @@ export const lsystemParticlesParams = {
   spatial: numberParam("Turbulence spread", 0, 0.5, 0.01, 0.15, "",
     "§5.1.1: each particle scales the wind's fluctuation by its own factor 1 ± this"),
   paperLiteral: booleanParam("Paper-literal", false,
-    "Barron's own forces: each rod's whole drag at its tip in the absolute wind, springs k_s ∝ r² toward a fixed rest direction, radii scaled by §4.1. Off: calibrated to the physical tree (distributed drag in the wind relative to the rod, leaves' drag, beam-theory springs E I / L at the joints, subtree loads)"),
+    "Barron's own forces: each rod's whole drag at its tip in the absolute wind, springs k_s ∝ r² toward a fixed rest direction, radii scaled by §4.1. Off: calibrated to the physical tree (distributed drag in the wind relative to the rod, leaves' drag, rigid joints: each rod's spring bends it from its parent's end by the beam's E I, subtree loads)"),
 } satisfies ParamDecls;
 
 /** The values of the parameters, derived from their declarations. */

@@ -49,11 +49,15 @@
 import { skeletonJoints, type TreeSkeleton } from "../../tree/skeleton";
 import { G, WOOD_DENSITY } from "../../wind/drag";
 import { airDamping, calibratedRods, subtreeTorques } from "./beam";
+import { composeJoints, decomposeJoints, toParentFrames, type JointState } from "./joints";
+import { rotateQuat, rotateVec } from "./quat";
 import { dampingRatio } from "../../physics/damping";
 import { defaultMaterial, type PhysicalMaterial } from "../../physics/material";
 
 // Math's members read once: in jest's vm context every read of the global `Math` is slow (see wind-field.ts).
-const { sqrt, sin, cos, hypot, ceil, max, min, PI } = Math;
+const { sqrt, hypot, ceil, max, min, PI } = Math;
+
+export { rotateQuat, rotateVec };
 
 // Gravity G and the wood's density (rod mass M = ρ π r² L) are app/wind/drag.ts's, shared by the CPU methods.
 export { G, WOOD_DENSITY };
@@ -228,44 +232,47 @@ export function stepNorm(x: number, zeta: number): number {
  * w, x, y, z) that takes the rod's rest vector to its current one, the angular velocity ω, and the
  * current position C. Allocation free after construction.
  *
- * Calibrated (the default) keeps the paper's structure (every rod turns on its own toward a rest
- * direction fixed in the world, eqs. 5.2, 5.3) and departs from it where beam theory says
- * otherwise, so that the same physical tree bends as the reference solver's (app/physics/reference):
+ * Calibrated (the default) keeps the paper's rods, each turned by its own torque (eqs. 2.1 to 2.5),
+ * and departs from it where beam theory says otherwise, so that the same physical tree bends as the
+ * reference solver's (app/physics/reference):
  * - Load. `windForce` holds the external load at each particle: the caller puts half of each rod's
  *   distributed drag at each of its end particles (centre of pressure at mid-rod) and the leaves'
  *   drag on the particle that carries them; half of each rod's weight goes to each end. A rod turns
  *   under the moment about its base of every load beyond it (its subtree: the bending moment at a
  *   section of a beam), summed from the tips inward in O(n); eq. 2.1's τ = R × F is the one-rod case.
- * - Spring. The bending stiffness of the piece of beam a rod stands for is a rotational spring at
- *   its base joint, K = E / ∫₀ᴸ ds / I(s), I = π r⁴ / 4, r tapering linearly along the rod (E I / L
- *   for a uniform rod): a chain of rigid rods on such joints is the Euler-Bernoulli beam discretised
- *   at its nodes, the curvature M / E I integrated over each rod with the moment at every joint
- *   carried explicitly (3 E I / L, a lone cantilever's stiffness under a tip force, would count the
- *   moment's fall along the rod a second time). A rod's world direction is the sum of the bends of
- *   the joints from the root to it, so its world-fixed spring (eq. 2.6, k_s = K_abs / L²: |S| ≈ L θ,
- *   torque k_s L² θ) takes the stiffness the chain offers to the load shape of a steady wind
- *   (`condense`). In a steady wind the rods lie on the beam's deflected shape.
- * - Inertia. Every rod sways at the tree's own frequency ω_R, Rayleigh's quotient of that deflected
- *   shape (`condense`): I = K_abs / ω_R². The rods move independently (as the paper's do), so a
- *   tree released from a steady wind swings as a whole at ω_R, as the reference's first mode does;
- *   rods with their own inertia (eq. 2.3's M L² / 3, even with their subtree's) would each ring at a
- *   frequency of their own. Masses (gravity) from the material's wood density, ρ π L (r_a² + r_a r_b + r_b²) / 3.
+ * - Joints. The joints of wood are rigid: a rod's rest direction turns with its parent. Each rod's
+ *   state (q, ω) is its bend, measured in the frame its parent rod's end carries, where eq. 5.2
+ *   carries the rest direction unturned (a rod's world direction is then its own turn alone, and a
+ *   twig on a limb that bends, say a leafy twig of the sympodial tree's, has to turn by the limb's
+ *   bend as its own: no spring toward a fixed world direction does that for every wind, and the
+ *   sympodial tree's level 1 and 2 tips went 1.2 to 1.3 times the reference's). The world rotations
+ *   follow from the bends from the root out (joints.ts); eqs. 5.2 and 5.3 place the particles.
+ * - Spring. Eq. 2.6 on the bend, k_s = K / L², K the beam's stiffness to the load shape of a steady
+ *   wind: its own piece of tapered beam under the moment along it, the rod's end turning κ times its
+ *   chord (beam.ts, `calibratedRods`). In a steady wind the rods lie on the beam's deflected shape.
+ * - Inertia. Every joint sways at the tree's own frequency ω_R, Rayleigh's quotient of that deflected
+ *   shape: I = K / ω_R². The joints move independently (as the paper's rods do), so a tree released
+ *   from a steady wind swings as a whole at ω_R, as the reference's first mode does; rods with their
+ *   own inertia (eq. 2.3's M L² / 3, even with their subtree's) would each ring at a frequency of
+ *   their own. Masses (gravity) from the material's wood density, ρ π L (r_a² + r_a r_b + r_b²) / 3.
  * - Gravity. The modelled shape is the tree already bent under its own weight (as the reference
  *   takes it): the springs carry the weight's moment at rest, and gravity acts on the change of
  *   lever only (a few per cent more deflection than the reference, which leaves gravity out).
  * - Damping. c = 2 ζ ω_R with ζ = dampingRatio(slider): the sway decays at the first mode's ζ; the
  *   air adds its own through the wind relative to the moving rods.
  * - Limits. The springs are exact for a steady wind's load shape; a gust on one twig alone turns it
- *   by the stiffness the whole chain offers (softer than its own joint), and each twig sways at the
- *   tree's frequency rather than its own.
+ *   by the stiffness its joint offers to that shape, and each twig sways at the tree's frequency
+ *   rather than its own.
  */
 export class ParticleDynamics {
   /** Current positions C, xyz per particle. */
   readonly current: Float64Array;
-  /** Rotation of each rod from rest, quaternion (w, x, y, z). */
+  /** Rotation of each rod from rest, quaternion (w, x, y, z), world axes. */
   readonly rotation: Float64Array;
-  /** Angular velocity ω, rad/s, world axes. */
+  /** Angular velocity ω of each rod's state, rad/s: paper-literal its world turn; calibrated its bend's, in its parent's end frame. */
   readonly omega: Float64Array;
+  /** Calibrated: each rod's bend and the frames and spins that follow (joints.ts). */
+  readonly joints: JointState;
   /** Velocity of each particle, m/s (from ω, after every step; for the wind relative to the moving wood). */
   readonly velocity: Float64Array;
   /** External force per particle for the next step (wind, set by the caller), N, xyz. */
@@ -314,6 +321,9 @@ export class ParticleDynamics {
     this.rotation = new Float64Array(4 * n);
     for (let i = 0; i < n; i++) this.rotation[4 * i] = 1;
     this.omega = new Float64Array(3 * n);
+    const unit = new Float64Array(4 * n);
+    for (let i = 0; i < n; i++) unit[4 * i] = 1;
+    this.joints = { parent: tree.parent, endRatio: new Float64Array(n), bend: Float64Array.from(unit), frame: unit, spin: new Float64Array(3 * n), spinEnd: new Float64Array(3 * n) };
     this.velocity = new Float64Array(3 * n);
     this.windForce = new Float64Array(3 * n);
     this.windRate = new Float64Array(n);
@@ -346,6 +356,7 @@ export class ParticleDynamics {
     const t = this.tree, n = t.count;
     const material = settings.material ?? defaultMaterial();
     const rho = material.woodDensity;
+    const wasLiteral = this.literal;
     this.literal = settings.paperLiteral === true;
     this.zeta = dampingRatio(damping);
     this.xLimit = this.literal ? STEP_SAFETY * verletStepLimit(this.zeta) : STABLE_STEP;
@@ -366,11 +377,18 @@ export class ParticleDynamics {
         // c = 2 ζ ω_n for the spring alone: k_d = 2 ζ ω_n M / 3.
         this.dampC[i] = 2 * this.zeta * sqrt((3 * ks) / M);
       }
+      // From bends to the world turns the paper's rods keep.
+      if (!wasLiteral) this.omega.set(this.joints.spin);
       this.stepFor = -1;
       return;
     }
     // Calibrated: masses, beam-theory springs condensed, the sway frequency (beam.ts).
-    const w2 = calibratedRods(t, material, stiffness, gravity, { mass: this.mass, springK: this.springK, invInertia: this.invInertia, omegaN: this.omegaN });
+    const j = this.joints;
+    const w2 = calibratedRods(t, material, stiffness, gravity, { mass: this.mass, springK: this.springK, invInertia: this.invInertia, omegaN: this.omegaN, endRatio: j.endRatio });
+    // The bends of the world turns the rods have (once from paper-literal), or the frames again for the new κ.
+    if (wasLiteral) decomposeJoints(j, this.omega, this.rotation);
+    else composeJoints(j, this.omega, this.rotation);
+    this.propagate();
     this.swayHz = sqrt(w2) / (2 * PI);
     for (let i = 1; i < n; i++) this.dampC[i] = 2 * this.zeta * sqrt(w2);
     // The weight's moment at rest, per g: the springs' preload.
@@ -425,6 +443,11 @@ export class ParticleDynamics {
     }
     this.omega.fill(0);
     this.velocity.fill(0);
+    const j = this.joints;
+    j.bend.set(this.rotation);
+    j.frame.set(this.rotation);
+    j.spin.fill(0);
+    j.spinEnd.fill(0);
   }
 
   /**
@@ -434,14 +457,15 @@ export class ParticleDynamics {
   step(h: number): void {
     this.planSubsteps(h);
     if (!this.literal) {
-      // The loads beyond each rod, less the weight the springs carry at rest.
+      // The loads beyond each rod in its parent's end frame, less the weight the springs carry at rest.
       const tq = this.torque, rg = this.restGravity, g = this.gravity;
       this.loadTorques(this.current, 1, G * g, tq);
+      toParentFrames(this.joints, tq);
       for (let k = 3; k < tq.length; k++) tq[k] -= g * rg[k];
       airDamping(this.tree, this.current, this.windRate, this.omega, this.invInertia, this.alpha, this.fSub, this.mSub, tq, this.airDamping);
     }
     const n0 = this.tree.count;
-    const q = this.rotation, w = this.omega, al = this.alpha, dc = this.dampC;
+    const q = this.state, w = this.omega, al = this.alpha, dc = this.dampC;
     for (let i = 1; i < n0; i++) {
       const n = this.substeps[i], hh = h / n, c = dc[i] + this.airDamping[i], o = 3 * i;
       this.undampedAlpha(i); // the forces of this step's wind at the current angle
@@ -481,12 +505,22 @@ export class ParticleDynamics {
         q[4 * i + 3] = cz * inv;
       }
     }
+    if (!this.literal) composeJoints(this.joints, w, this.rotation);
     this.propagate();
   }
 
-  /** Eqs. 5.2 and 5.3 from the root out: C_i = R_i + S_i, R_i = (C_p - I_p) + I_i, S_i = q_i d0_i - d0_i. */
+  /** The rotations the rods' own turns act on: paper-literal the world's, calibrated the bends. */
+  private get state(): Float64Array {
+    return this.literal ? this.rotation : this.joints.bend;
+  }
+
+  /**
+   * Eqs. 5.2 and 5.3 from the root out: C_i = R_i + S_i, R_i = (C_p - I_p) + I_i, S_i = q_i d0_i - d0_i,
+   * q_i the rod's world rotation (`rotation`); and the particles' velocities from the rods' world spins.
+   */
   propagate(): void {
-    const t = this.tree, par = t.parent, rest = t.rest, C = this.current, q = this.rotation, d0 = this.d0, V = this.velocity, w = this.omega;
+    const t = this.tree, par = t.parent, rest = t.rest, C = this.current, q = this.rotation, d0 = this.d0, V = this.velocity;
+    const w = this.literal ? this.omega : this.joints.spin;
     for (let i = 1; i < t.count; i++) {
       const p = par[i], o = 3 * i;
       rotateVec(q, 4 * i, d0[o], d0[o + 1], d0[o + 2], this);
@@ -511,12 +545,12 @@ export class ParticleDynamics {
   /** α (no damping) of rod i at its current rotation into alpha[3i..]; leaves b in bx, by, bz. */
   private undampedAlpha(i: number): void {
     const o = 3 * i, d0 = this.d0;
-    rotateVec(this.rotation, 4 * i, d0[o], d0[o + 1], d0[o + 2], this);
+    rotateVec(this.state, 4 * i, d0[o], d0[o + 1], d0[o + 2], this);
     const bx = this.bx, by = this.by, bz = this.bz;
     const ks = this.springK[i], M = this.mass[i];
     const ii = this.invInertia[i];
     if (!this.literal) {
-      // Eq. 2.6, S = b - d0, with the condensed k_s; the loads beyond the rod were summed at the start of the step.
+      // Eq. 2.6 on the bend, S = b - d0 (parent frame), with the condensed k_s; the loads beyond the rod were summed at the start of the step.
       const fx = -ks * (bx - d0[o]), fy = -ks * (by - d0[o + 1]), fz = -ks * (bz - d0[o + 2]);
       const tq = this.torque;
       this.alpha[o] = (tq[o] + by * fz - bz * fy) * ii;
@@ -538,10 +572,10 @@ export class ParticleDynamics {
   /** Kinetic plus spring energy of every rod, J (gravity and wind excluded): ½ I |ω|² + ½ k_s |S|² (I the rod's, or its subtree's when calibrated). */
   energy(): number {
     let e = 0;
-    const d0 = this.d0;
+    const d0 = this.d0, q = this.state;
     for (let i = 1; i < this.tree.count; i++) {
       const o = 3 * i;
-      rotateVec(this.rotation, 4 * i, d0[o], d0[o + 1], d0[o + 2], this);
+      rotateVec(q, 4 * i, d0[o], d0[o + 1], d0[o + 2], this);
       const sx = this.bx - d0[o], sy = this.by - d0[o + 1], sz = this.bz - d0[o + 2];
       const w2 = this.omega[o] ** 2 + this.omega[o + 1] ** 2 + this.omega[o + 2] ** 2;
       e += 0.5 * w2 / this.invInertia[i] + 0.5 * this.springK[i] * (sx * sx + sy * sy + sz * sz);
@@ -554,33 +588,4 @@ export class ParticleDynamics {
     for (let i = 0; i < this.current.length; i++) if (!Number.isFinite(this.current[i]) || !Number.isFinite(this.omega[i])) return false;
     return true;
   }
-}
-
-/**
- * q ← Δq q, Δq the rotation by |d| about d (the angle vector of eq. 2.5). Normalises q.
- */
-export function rotateQuat(q: Float64Array, o: number, dx: number, dy: number, dz: number): void {
-  const phi = sqrt(dx * dx + dy * dy + dz * dz);
-  if (phi < 1e-15) return;
-  const half = 0.5 * phi;
-  const s = sin(half) / phi;
-  const rw = cos(half), rx = dx * s, ry = dy * s, rz = dz * s;
-  const qw = q[o], qx = q[o + 1], qy = q[o + 2], qz = q[o + 3];
-  let nw = rw * qw - rx * qx - ry * qy - rz * qz;
-  let nx = rw * qx + rx * qw + ry * qz - rz * qy;
-  let ny = rw * qy - rx * qz + ry * qw + rz * qx;
-  let nz = rw * qz + rx * qy - ry * qx + rz * qw;
-  const l = 1 / sqrt(nw * nw + nx * nx + ny * ny + nz * nz);
-  nw *= l; nx *= l; ny *= l; nz *= l;
-  q[o] = nw; q[o + 1] = nx; q[o + 2] = ny; q[o + 3] = nz;
-}
-
-/** out.b = q v (quaternion at q[o..o+3] rotating v), written to out.bx, by, bz. */
-export function rotateVec(q: Float64Array, o: number, vx: number, vy: number, vz: number, out: { bx: number; by: number; bz: number }): void {
-  const w = q[o], x = q[o + 1], y = q[o + 2], z = q[o + 3];
-  // t = 2 (q.xyz × v); v' = v + w t + q.xyz × t
-  const tx = 2 * (y * vz - z * vy), ty = 2 * (z * vx - x * vz), tz = 2 * (x * vy - y * vx);
-  out.bx = vx + w * tx + (y * tz - z * ty);
-  out.by = vy + w * ty + (z * tx - x * tz);
-  out.bz = vz + w * tz + (x * ty - y * tx);
 }

@@ -145,7 +145,10 @@ describe("lsystem-particles adapter", () => {
       let diff = 0;
       for (let i = 0; i < r.tips.length; i++) diff = Math.max(diff, Math.abs(r.tips[i] - base.tips[i]));
       const meshChanged = r.vertices !== base.vertices || r.bark.some((v, i) => Math.abs(v - base.bark[i]) > 1e-4);
-      expect({ key, moved: diff > 1e-4 || meshChanged }).toEqual({ key, moved: true });
+      // Calibrated, the springs carry the weight at rest and gravity acts on the change of lever
+      // alone: on this small, stiff tree, a tenth of a millimetre at the tips.
+      const least = key === "gravity" ? 2e-5 : 1e-4;
+      expect({ key, moved: diff > least || meshChanged }).toEqual({ key, moved: true });
       expect(r.tips.every(Number.isFinite)).toBe(true);
     }
     // Mesh-shaping parameters change the topology.
