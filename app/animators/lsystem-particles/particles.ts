@@ -14,7 +14,7 @@
  * radius in the tree, so the grammar sets how radii fall off and a grown tree gets thicker.
  *
  * Paper-literal (the "Paper-literal" switch) is what follows in this header; the calibrated default
- * changes the loads, springs, inertia and damping as ParticleDynamics says.
+ * changes the loads, joints, springs, inertia and damping as ParticleDynamics says.
  *
  * Gravity acts on the rod's own mass, whose centre is halfway along it: its torque is that of half
  * the force at the particle (the wind and the spring act at the particle, as eq. 2.1 assumes). An
