@@ -235,6 +235,8 @@ interface SynthesisPlan {
   readonly chord: Float64Array;
   /** Power per bin in each shell. */
   readonly shellPower: Float64Array;
+  /** Per slice of the projection k·m̂ (2 R SHELLS_PER_BIN of them over [-R, R]): first the bins in it, then each one's power. */
+  readonly sliceCount: Float64Array;
   /** Columns kx = -R..R of the half-transformed spectrum, interleaved, column-major: ((kx + R) size + y) 2. */
   readonly columns: Float64Array;
   /** One interleaved line of size complex values. */
@@ -258,7 +260,7 @@ function synthesisPlan(size: number): SynthesisPlan {
       }
     }
     p = {
-      radius, shells, chord, shellPower: new Float64Array(shells),
+      radius, shells, chord, shellPower: new Float64Array(shells), sliceCount: new Float64Array(2 * shells),
       columns: new Float64Array(2 * (2 * radius + 1) * size), line: new Float64Array(2 * size),
     };
     synthesisPlans.set(size, p);
@@ -286,24 +288,34 @@ function peelShells(plan: SynthesisPlan, spectrum: MotionSpectrum): void {
 /**
  * Fills two independent periodic motion textures of size x size with one spectrum (§5.3, §5.4,
  * "Signal smoothing"). Spectrum bin k = (kx, ky) (signed, cycles per texture unit, FFT order with
- * negative frequencies wrapped), ρ = |k|, is G(k) sqrt(S(ρ)) for 0 < ρ ≤ R = size / 8 and 0
+ * negative frequencies wrapped), ρ = |k|, is G(k) sqrt(S_k) for 0 < ρ ≤ R = size / 8 and 0
  * elsewhere (the 4x zero padding), G a seeded complex Gaussian (re and im independent, variance
  * ½ each). The inverse 2D FFT's real part goes to outA and its imaginary part to outB: no
  * Hermitian symmetry, so the two are independent real fields with the same spectrum. Texel
  * (x, y) is written at (y size + x) stride + offset.
  *
- * S(ρ) is not A²(ρ). A trajectory o + m t picks up bin k at the temporal frequency k·m, so its
- * power spectrum is the projection of the 2D one, P1(f) = ∫ S(sqrt(f² + k⊥²)) dk⊥ (an Abel
- * transform), not the radial slice that §5.4 assumes ("each such trajectory creates a 1D signal
- * with a spectrum of V_h(f)"). With S = A² a 1/f² spectrum comes out as 1/f along a trajectory,
- * and a resonance peak (ζ = 0.1) some 20x above the low frequencies as a bump under 2x. So S is
- * the inverse: the radial profile whose projection is A² (f = (ρ / R) fMax), by onion peeling
- * over shells a quarter bin wide, constant per shell. Any non-increasing A² is reproduced (to a
- * few per cent in the lattice); a resonance peak stays at f_h, with the shells below it set to 0
- * where they would need negative power, and its ring then projects a plateau below f_h (for
- * ζ = 0.1 the peak stands about 3x above it, not 20x): a limit of radially symmetric textures.
+ * S_k is not A²(ρ). A trajectory o + m t picks up bin k at the temporal frequency k·m, so its
+ * power spectrum is the projection of the 2D one onto m (the projection-slice theorem), not the
+ * radial slice that §5.4 assumes ("each such trajectory creates a 1D signal with a spectrum of
+ * V_h(f)"). Two ways to make a trajectory show A²:
  *
- * Scale: each output field has expected variance Σ_k S(ρ_k) / (2R), the mean over f in (0, fMax]
+ *  - `direction` given (unit 2D vector m̂): the texture is made for trajectories along m̂ (every
+ *    branch of a slot follows the slot's direction, from its own start, at its own speed). Each bin
+ *    gets the power its projection p = k·m̂ asks for, shared among the bins that project there:
+ *    S_k = A²(|p|) Δp / n(p), n(p) the number of band bins whose projection falls in the same
+ *    slice of width Δp (a quarter bin), counted on the lattice itself. Any spectrum comes out,
+ *    a resonance peak included (its full height 1 / (2ζ)² over the low frequencies). The bins
+ *    of a slice span the whole disc across m̂, so trajectories from different starts are as
+ *    independent as before.
+ *  - no direction (trajectories in every direction, the paper's random m per branch): S is
+ *    radially symmetric, the radial profile whose Abel projection is A² (f = (ρ / R) fMax), by
+ *    onion peeling over shells a quarter bin wide, constant per shell. Any non-increasing A² is
+ *    reproduced (to a few per cent in the lattice); a resonance peak stays at f_h, with the
+ *    shells below it set to 0 where they would need negative power, and its ring then projects
+ *    a plateau below f_h (for ζ = 0.1 the peak stands about 3x above it, not 20x): a limit of
+ *    radially symmetric textures.
+ *
+ * Scale: each output field has expected variance Σ_k S_k / (2R), the mean over f in (0, fMax]
  * of a trajectory's one-sided spectrum; where A² is reproduced, the mean of A² over the band. With
  * unit mean power over the band (the wind of branchMotionSpectrum, leafMotionSpectrum) the fields
  * have unit variance before the oscillator's amplification.
@@ -313,6 +325,7 @@ function peelShells(plan: SynthesisPlan, spectrum: MotionSpectrum): void {
  */
 export function synthesizeMotionField(
   size: number, spectrum: MotionSpectrum, rng: Rng, outA: Float32Array, outB: Float32Array, stride = 1, offsetA = 0, offsetB = 0,
+  direction?: ArrayLike<number>,
 ): void {
   assertTextureSize("synthesizeMotionField", size);
   if (!Number.isInteger(stride) || stride < 1) throw new RangeError(`synthesizeMotionField: stride must be a positive integer; got ${stride}`);
@@ -320,10 +333,14 @@ export function synthesizeMotionField(
   if (!Number.isInteger(offsetA) || offsetA < 0 || last + offsetA >= outA.length) throw new RangeError(`synthesizeMotionField: outA (${outA.length} floats) cannot hold ${size}x${size} texels at stride ${stride}, offset ${offsetA}`);
   if (!Number.isInteger(offsetB) || offsetB < 0 || last + offsetB >= outB.length) throw new RangeError(`synthesizeMotionField: outB (${outB.length} floats) cannot hold ${size}x${size} texels at stride ${stride}, offset ${offsetB}`);
   if (!(spectrum.fMax > 0) || !Number.isFinite(spectrum.fMax)) throw new RangeError(`synthesizeMotionField: spectrum.fMax must be in (0, ∞); got ${spectrum.fMax}`);
+  if (direction && !(Math.abs(Math.hypot(direction[0], direction[1]) - 1) < 1e-6)) throw new RangeError(`synthesizeMotionField: direction must be a unit 2D vector; got (${direction[0]}, ${direction[1]})`);
 
   const plan = synthesisPlan(size);
   const { radius, shells, shellPower, columns, line } = plan;
-  peelShells(plan, spectrum);
+  if (direction) sliceShares(plan, spectrum, direction[0], direction[1]);
+  else peelShells(plan, spectrum);
+  const { sliceCount } = plan;
+  const mx = direction ? direction[0] : 0, my = direction ? direction[1] : 0;
   const width = 2 * radius + 1;
   // ifft carries 1/size per pass: variance = c² Σ S / (2 size⁴), so c = size² / sqrt(R) gives Σ S / (2R).
   const scale = (size * size) / sqrt(radius);
@@ -335,7 +352,8 @@ export function synthesizeMotionField(
     for (let kx = -radius; kx <= radius; kx++) {
       const rho2 = kx * kx + ky * ky;
       if (rho2 === 0 || rho2 > radius * radius) continue;
-      const shell = min(ceil(sqrt(rho2) * SHELLS_PER_BIN - 1e-9) - 1, shells - 1);
+      // Power of this bin: its projection's slice share (direction given) or its shell's.
+      const power = direction ? sliceCount[sliceOf(kx * mx + ky * my, radius)] : shellPower[min(ceil(sqrt(rho2) * SHELLS_PER_BIN - 1e-9) - 1, shells - 1)];
       // G = sqrt(-ln u) e^(2πi w): Box-Muller's pair as one complex number (E|G|² = 1, re and im
       // independent N(0, ½)), u and w the high and low 16 bits of one draw (the draws dominate
       // the cost; 16 bits cap |G| at 3.3, exceeded once in 65536 bins, and quantise the phase).
@@ -343,7 +361,7 @@ export function synthesizeMotionField(
       const high = bits - (bits % 1);
       const u = (high + 0.5) / 65536;
       const phase = TWO_PI * (bits - high);
-      const c = scale * sqrt(-shellPower[shell] * log(u));
+      const c = scale * sqrt(-power * log(u));
       const k = 2 * ((kx + radius) * size + row);
       columns[k] = c * cos(phase);
       columns[k + 1] = c * sin(phase);
@@ -371,6 +389,36 @@ export function synthesizeMotionField(
       outA[i + offsetA] = line[2 * x];
       outB[i + offsetB] = line[2 * x + 1];
     }
+  }
+}
+
+/** The slice (of width 1 / SHELLS_PER_BIN bins) that a projection p = k·m̂ in [-R, R] falls in. */
+function sliceOf(p: number, radius: number): number {
+  return min(((p + radius) * SHELLS_PER_BIN) | 0, 2 * radius * SHELLS_PER_BIN - 1);
+}
+
+/**
+ * For trajectories along (mx, my): per slice of the projection p = k·m̂, the power of each band
+ * bin in it, A²(|p|) Δp / n, n the bins in the slice (written over plan.sliceCount).
+ */
+function sliceShares(plan: SynthesisPlan, spectrum: MotionSpectrum, mx: number, my: number): void {
+  const { radius, sliceCount } = plan;
+  sliceCount.fill(0);
+  for (let ky = -radius; ky <= radius; ky++) {
+    for (let kx = -radius; kx <= radius; kx++) {
+      const rho2 = kx * kx + ky * ky;
+      if (rho2 === 0 || rho2 > radius * radius) continue;
+      sliceCount[sliceOf(kx * mx + ky * my, radius)]++;
+    }
+  }
+  const dp = 1 / SHELLS_PER_BIN;
+  for (let j = 0; j < sliceCount.length; j++) {
+    const n = sliceCount[j];
+    if (n === 0) continue;
+    const p = Math.abs((j + 0.5) * dp - radius);
+    const a = spectrum.amplitude((p / radius) * spectrum.fMax);
+    if (!(a >= 0) || !Number.isFinite(a)) throw new RangeError(`synthesizeMotionField: amplitude(${(p / radius) * spectrum.fMax}) must be finite and non-negative; got ${a}`);
+    sliceCount[j] = (a * a * dp) / n;
   }
 }
 

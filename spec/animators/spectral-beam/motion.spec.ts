@@ -261,17 +261,18 @@ describe("synthesizeMotionField (§5.3, §5.4)", () => {
  * (f_h = 1 Hz, so f_max = 2 Hz), at 8 Hz = 4 f_max for 2048 s each; Welch spectra averaged over
  * four trajectories (two per field) to tame the one-texture randomness.
  */
-function trajectorySpectrum(spec: MotionSpectrum, fh: number, seed: number): Spectrum {
+function trajectorySpectrum(spec: MotionSpectrum, fh: number, seed: number, direction?: Float64Array): Spectrum {
   const size = 256, fs = 8, duration = 2048;
   const a = new Float32Array(size * size), b = new Float32Array(size * size);
   const rng = new Rng(seed);
-  synthesizeMotionField(size, spec, rng, a, b);
+  synthesizeMotionField(size, spec, rng, a, b, 1, 0, 0, direction);
   const speed = trajectorySpeed(fh, size);
   const x = new Float64Array(duration * fs);
   const d = new Float64Array(2);
   let sum: Spectrum | null = null;
   for (let t = 0; t < 4; t++) {
-    trajectoryDirection(rng, d);
+    if (direction) d.set(direction);
+    else trajectoryDirection(rng, d);
     const u0 = rng.next(), v0 = rng.next();
     const tex = t % 2 === 0 ? a : b;
     for (let i = 0; i < x.length; i++) x[i] = sampleWrapped(tex, size, 1, 0, u0 + (d[0] * speed * i) / fs, v0 + (d[1] * speed * i) / fs);
@@ -327,6 +328,60 @@ describe("Figure 8: spectra along trajectories", () => {
     }
     expect(mean).toBeGreaterThan(0.85);
     expect(mean).toBeLessThan(1.15);
+  });
+
+  /*
+   * A texture made for one direction (every branch of a level follows it, from its own start):
+   * each bin gets the power its projection on that direction asks for, so the trajectory shows
+   * the designed spectrum itself, the resonance peak at its full height. Designed: 1/(2ζ)² = 25
+   * over the static response, times eq. 14's fall from f ≈ 0 to f_h (at 5 m/s, 0.80): 20x.
+   */
+  it("direction-matched (ζ = 0.1): the resonance stands its designed height over the low frequencies", () => {
+    const fh = 1;
+    const d = new Float64Array(2);
+    trajectoryDirection(new Rng(11), d);
+    const spec = branchMotionSpectrum(fh, 0.1, 5);
+    const s = trajectorySpectrum(spec, fh, 1, d);
+    const bands = logBin(s, 0.1, 2, 60);
+    let peak = 0;
+    for (let i = 1; i < bands.f.length; i++) if (bands.psd[i] > bands.psd[peak]) peak = i;
+    expect(relative(bands.f[peak], fh)).toBeLessThan(0.05);
+    const plateau = logBin(s, 0.1, 0.5, 1).psd[0];
+    const designed = (spec.amplitude(fh) / spec.amplitude(0.3)) ** 2;
+    expect(designed).toBeGreaterThan(15);
+    // Welch over 2048 s, four trajectories, the peak's band ±2 % wide: the estimate scatters ±25 %.
+    expect(bands.psd[peak] / plateau / designed).toBeGreaterThan(0.6);
+    expect(bands.psd[peak] / plateau / designed).toBeLessThan(1.5);
+    // And the absolute level everywhere: the one-sided spectrum is A²(f) / f_max.
+    const wide = logBin(s, 0.1, 1.9, 12);
+    for (let i = 0; i < wide.f.length; i++) {
+      const ratio = wide.psd[i] / (spec.amplitude(wide.f[i]) ** 2 / spec.fMax);
+      expect(ratio).toBeGreaterThan(0.5);
+      expect(ratio).toBeLessThan(2);
+    }
+  });
+
+  it("direction-matched: two starts on the same direction are uncorrelated", () => {
+    const size = 256, fh = 1, fs = 8;
+    const a = new Float32Array(size * size), b = new Float32Array(size * size);
+    const d = new Float64Array(2);
+    trajectoryDirection(new Rng(3), d);
+    synthesizeMotionField(size, branchMotionSpectrum(fh, 0.1, 5), new Rng(6), a, b, 1, 0, 0, d);
+    const speed = trajectorySpeed(fh, size);
+    const n = 1000 * fs, x = new Float64Array(n), y = new Float64Array(n);
+    const rng = new Rng(8);
+    let worst = 0;
+    for (let pair = 0; pair < 4; pair++) {
+      const u0 = rng.next(), v0 = rng.next(), u1 = rng.next(), v1 = rng.next();
+      for (let i = 0; i < n; i++) {
+        const t = i / fs;
+        x[i] = sampleWrapped(a, size, 1, 0, u0 + d[0] * speed * t, v0 + d[1] * speed * t);
+        y[i] = sampleWrapped(a, size, 1, 0, u1 + d[0] * speed * t, v1 + d[1] * speed * t);
+      }
+      worst = Math.max(worst, Math.abs(correlation(x, y)));
+    }
+    expect(worst).toBeLessThan(0.2);
+    expect(() => synthesizeMotionField(size, branchMotionSpectrum(fh, 0.1, 5), new Rng(6), a, b, 1, 0, 0, [1, 1])).toThrow(/unit 2D vector/);
   });
 
   it("a trajectory does not repeat at the texture period; an axis-aligned one does", () => {
