@@ -132,6 +132,29 @@ export function skeletonJoints(s: TreeSkeleton, what: string): SkeletonJoints {
   return { jointOfNode, node: Int32Array.from(nodeOf), parent: Int32Array.from(parentOf) };
 }
 
+/**
+ * Per branch, the branch it physically grows from and where along it (normalised x): the branch of
+ * its origin node (branchOrigin) and that node's x, where a source re-parented it in the hierarchy
+ * (the level cap); otherwise its hierarchy parent and branchParentX. -1 for the trunk. A method that
+ * composes each branch's motion from its parent's follows these, so a capped twig rides the branch
+ * it grows on, not the level-2 ancestor the hierarchy hangs it off.
+ */
+export function growthParents(s: TreeSkeleton): { branch: Int32Array; x: Float32Array } {
+  const branch = new Int32Array(s.branchCount), x = new Float32Array(s.branchCount);
+  for (let b = 0; b < s.branchCount; b++) {
+    const o = s.branchOrigin[b], p = s.branchParent[b];
+    const from = o >= 0 ? s.nodeBranch[o] : p;
+    if (from >= 0 && from !== p && from < b) {
+      branch[b] = from;
+      x[b] = s.nodeX[o];
+    } else {
+      branch[b] = p;
+      x[b] = s.branchParentX[b];
+    }
+  }
+  return { branch, x };
+}
+
 /** Index of a branch's tip node. */
 export function tipNode(s: TreeSkeleton, branch: number): number {
   return s.branchFirstNode[branch] + s.branchNodeCount[branch] - 1;

@@ -6,7 +6,7 @@
  * GPU pass (pass.glsl.ts, its twin pass.ts) computes the same per branch from its chain alone;
  * this composes the whole tree in order on the CPU, where the pass cannot run and when probed.
  */
-import type { TreeSkeleton } from "../../tree/skeleton";
+import { growthParents, type TreeSkeleton } from "../../tree/skeleton";
 import { arcLengthPosition } from "./length-correction";
 import { branchTexel, slotChannel, slotTile } from "./layout";
 import { easeFactor } from "./pass";
@@ -38,7 +38,12 @@ export class BranchComposer {
   private readonly oldMean: Float64Array;
   private readonly oldTurbulent: Float64Array;
 
-  constructor(branchCount: number) {
+  /** Each branch's parent in the composition: the branch it grows from (skeleton.ts growthParents). */
+  private readonly growth: { branch: Int32Array; x: Float32Array };
+
+  constructor(skeleton: TreeSkeleton) {
+    const branchCount = skeleton.branchCount;
+    this.growth = growthParents(skeleton);
     this.rotation = new Float64Array(9 * branchCount);
     this.translation = new Float64Array(3 * branchCount);
     this.easeOffset = new Float64Array(2 * branchCount);
@@ -112,7 +117,7 @@ export class BranchComposer {
     // After a change: the offset from what was shown decays (EASE_TAU).
     const ease = withEase ? easeFactor(time, this.easeStart) : 0;
     for (let b = 0; b < src.branchCount; b++) {
-      const p = s.branchParent[b];
+      const p = this.growth.branch[b];
       const j = 9 * b, k = 3 * b;
       if (p < 0) {
         for (let i = 0; i < 9; i++) R[j + i] = IDENTITY[i];
@@ -124,7 +129,7 @@ export class BranchComposer {
         const rx = d[q + 4], ry = d[q + 5], rz = d[q + 6], c2 = d[q + 7];
         const sx = d[q + 8], sy = d[q + 9], sz = d[q + 10], c4 = d[q + 11];
         const Ar = d[q + 12], As = d[q + 13];
-        const x = s.branchParentX[b];
+        const x = this.growth.x[b];
         const y = lengthCorrection ? arcLengthPosition(x, Math.sqrt(Ar * Ar + As * As), c2, c4) : x;
         const y2 = y * y, P = y2 * (c2 + c4 * y2), dP = y * (2 * c2 + 4 * c4 * y2);
         const ka = L * (y - x), kr = L * Ar * P, ks = L * As * P;
@@ -169,24 +174,22 @@ export class BranchComposer {
       }
       // Its own amplitude: §5.4's trajectory through its motion texture, eqs. 18 and 19 on top.
       const o3 = o + 12, o5 = o + 20, o6 = o + 24, o7 = o + 28, o8 = o + 32;
-      let Ar = 0, As = 0;
-      if (s.branchLevel[b] < 4) {
-        const slot = Math.round(d[o5 + 3]);
-        lookupAtlas(src.motionAtlas, src.motionSize, slotTile(slot), d[o6 + 3] + d[o8] * time, d[o7 + 3] + d[o8 + 1] * time, smp);
-        const ch = slotChannel(slot);
-        // The tip's deflection over L (u(1) = A): the turbulent drag 2 v σ_u through the branch's
-        // oscillator (the texture: eq. 15 over its static response, times force / (m ω_h²)) plus the
-        // mean drag's static bend (the beam, eq. 25) projected on the carried r and s (eqs. 18, 19).
-        const soft = d[o8 + 3] / d[o + 3]; // 1 / (stiffness L): deflection goes as 1 / E (eq. 25)
-        const tt = turb * turbulentTip[b], mx = meanTip[k], my = meanTip[k + 1], mz = meanTip[k + 2];
-        Ar = soft * (tt * smp[ch] + mean * (d[o + 4] * mx + d[o + 5] * my + d[o + 6] * mz));
-        As = soft * (tt * smp[ch + 1] + mean * (d[o + 8] * mx + d[o + 9] * my + d[o + 10] * mz));
+      // Every level, a branch deeper than 3 too (on the level-3 texture; geometry.ts wSlot gives its vertices their own x).
+      const slot = Math.round(d[o5 + 3]);
+      lookupAtlas(src.motionAtlas, src.motionSize, slotTile(slot), d[o6 + 3] + d[o8] * time, d[o7 + 3] + d[o8 + 1] * time, smp);
+      const ch = slotChannel(slot);
+      // The tip's deflection over L (u(1) = A): the turbulent drag 2 v σ_u through the branch's
+      // oscillator (the texture: eq. 15 over its static response, times force / (m ω_h²)) plus the
+      // mean drag's static bend (static-fit.ts; paper-literal, eq. 25) projected on the carried r and s (eqs. 18, 19).
+      const soft = d[o8 + 3] / d[o + 3]; // 1 / (stiffness L): deflection goes as 1 / E (eq. 25)
+      const tt = turb * turbulentTip[b], mx = meanTip[k], my = meanTip[k + 1], mz = meanTip[k + 2];
+      let Ar = soft * (tt * smp[ch] + mean * (d[o + 4] * mx + d[o + 5] * my + d[o + 6] * mz));
+      let As = soft * (tt * smp[ch + 1] + mean * (d[o + 8] * mx + d[o + 9] * my + d[o + 10] * mz));
 
-        const amp = Math.sqrt(Ar * Ar + As * As), Amax = d[o + 19];
-        if (amp > 0) {
-          const f = (Amax * Math.tanh(amp / Amax)) / amp;
-          Ar *= f; As *= f;
-        }
+      const amp = Math.sqrt(Ar * Ar + As * As), Amax = d[o + 19];
+      if (amp > 0) {
+        const f = (Amax * Math.tanh(amp / Amax)) / amp;
+        Ar *= f; As *= f;
       }
       Ar += this.easeOffset[2 * b] * ease;
       As += this.easeOffset[2 * b + 1] * ease;
@@ -202,14 +205,14 @@ export class BranchComposer {
 
   /** Branch b's parent in the composition (-1: the root) and where on it it grows: the chain the
    *  per-branch pass walks (pass.ts). */
-  parentOf(skeleton: TreeSkeleton, b: number): number {
-    return skeleton.branchParent[b];
+  parentOf(_skeleton: TreeSkeleton, b: number): number {
+    return this.growth.branch[b];
   }
-  attachmentOf(skeleton: TreeSkeleton, b: number): number {
-    return skeleton.branchParentX[b];
+  attachmentOf(_skeleton: TreeSkeleton, b: number): number {
+    return this.growth.x[b];
   }
-  /** Whether branch b reads its motion texture (levels 0 to 3). */
-  moves(skeleton: TreeSkeleton, b: number): boolean {
-    return skeleton.branchLevel[b] < 4;
+  /** Whether branch b reads its motion texture (every level here). */
+  moves(_skeleton: TreeSkeleton, _b: number): boolean {
+    return true;
   }
 }

@@ -22,11 +22,10 @@ import {
   MOTION_TILES, OVERRIDE_SLOTS, RESHAPE_EVERY, RESHAPE_SHARE, TEXTURE_WORK_PER_UPDATE, UNIFORM_FLOATS,
 } from "./layout";
 import {
-  branchMasses, branchMotionSpectrum, leafMetresPerUnit, leafMotionSpectrum, resonanceFrequency,
+  branchMotionSpectrum, leafMetresPerUnit, leafMotionSpectrum, resonanceFrequency,
   synthesizeMotionField, trajectoryDirection, trajectorySpeed,
 } from "./motion";
-import { BeamFits, levelScales, loadWidths, rawCompliance } from "./loads";
-import { BranchWindLoads, branchLength } from "./wind-load";
+import { BranchResponse } from "./response";
 import { defaultMaterial, type PhysicalMaterial } from "../../physics/material";
 import { dampingRatio } from "../../physics/damping";
 import type { SpectralBeamParams } from "./params";
@@ -77,37 +76,18 @@ export class SpectralBeamTwin {
   private params: SpectralBeamParams;
   private readonly rng: Rng;
   private readonly levelOf: Uint8Array;
-  private readonly mass: Float64Array;
   private readonly material: PhysicalMaterial;
-  /** Per branch, its own tip deflection in a steady wind of 1 m/s along the mean wind (xyz, m per
-   *  (m/s)²; eqs. 18, 19 project it on the carried r and s), and its tip's turbulent response per
-   *  unit of the turbulent force 2 v σ_u (m per (m/s)²): force / (m ω_h²), eqs. 15, 16. */
-  readonly meanTip: Float64Array;
-  readonly turbulentTip: Float64Array;
-  /**
-   * Per branch, the aerodynamic damping ratio per m/s of mean wind. The drag of the wind relative to
-   * the moving branch, F = k |U - v| (U - v) (drag.ts), linearised about the mean wind U, is a damper
-   * c = 2 k U; with k U² = F₁ U² the cross force carried (eq. 15's load) and eq. 16's mass m,
-   * ζ_air = c / (2 m ω_h) = F₁ U / (m ω_h) = turbulentTip · ω_h · U. Spectral synthesis keeps no
-   * velocity, so the air's damping enters as this ζ in each texture's eq. 15 (0 when paper-literal).
-   */
-  private readonly airZetaPerSpeed: Float64Array;
-  private readonly windLoads: BranchWindLoads;
-  /** The mean wind's direction the loads were computed for. */
-  private readonly loadDirection = new Float64Array([NaN, NaN, NaN]);
-  /** Paper-literal: the load width of the tree as it is (leafless or not). */
-  private readonly loadWidth: Float64Array;
-  /** The load width with leaves: c2 and c4 are built on it; leafless scales the amplitude instead. */
-  private readonly referenceLoad: Float64Array;
+  /** Each branch's response to the wind (response.ts): the mean bend, the turbulent response, the air's damping. */
+  private readonly response: BranchResponse;
+  /** Per branch, its own trajectory direction (§5.4's random m; paper-literal, radially symmetric textures). */
   private readonly direction: Float64Array;
+  /** Per motion slot, the one direction its branches follow by default and its texture is made for (synthesize). */
+  private readonly slotDirection = new Float64Array(2 * MOTION_SLOTS);
   private readonly start: Float64Array;
   private readonly stiffnessOverride: Float64Array;
   private readonly dampingOverride: Float64Array; // NaN: none
   private readonly slotOwner = new Int32Array(OVERRIDE_SLOTS).fill(-1);
   private readonly maxLeafSize: number;
-  private readonly fits = new BeamFits();
-  /** Paper-literal: per level, LEVEL_SWAY over the level's median raw compliance (from the tree with leaves). */
-  private readonly levelScale = new Float64Array(4).fill(1);
   private textureSpeed = -1;
   /** Simulation time the textures were last reshaped for a new mean speed. */
   private reshapedAt = -Infinity;
@@ -137,14 +117,7 @@ export class SpectralBeamTwin {
     this.branchData = new Float32Array(4 * BRANCH_TEXTURE_WIDTH * this.textureHeight);
     this.levelOf = new Uint8Array(n);
     this.material = { ...material };
-    this.mass = branchMasses(skeleton, undefined, material.woodDensity); // eq. 16 with the tree's wood
-    this.meanTip = new Float64Array(3 * n);
-    this.turbulentTip = new Float64Array(n);
-    this.airZetaPerSpeed = new Float64Array(n);
-    this.windLoads = new BranchWindLoads(n);
-    this.composer = new BranchComposer(n);
-    this.loadWidth = new Float64Array(n);
-    this.referenceLoad = new Float64Array(n);
+    this.composer = new BranchComposer(skeleton);
     this.direction = new Float64Array(2 * n);
     this.start = new Float64Array(2 * n);
     this.stiffnessOverride = new Float64Array(n).fill(1);
@@ -158,7 +131,9 @@ export class SpectralBeamTwin {
       for (let k = 0; k < 3; k++) this.crown[k] += skeleton.nodePosition[3 * node + k] / n;
     }
     this.setPlacement(0, 0, 0);
-    // Per branch: its trajectory (§5.4): a direction of irrational slope and a random start.
+    // Per branch: its trajectory (§5.4): a direction of irrational slope and a random start. By
+    // default every branch of a slot follows the slot's direction (its texture is made for it, so
+    // a trajectory shows the designed spectrum: synthesizeMotionField); paper-literal, its own.
     const trajectories = rng.fork(0x5b);
     for (let b = 0; b < n; b++) {
       this.levelOf[b] = Math.min(3, skeleton.branchLevel[b]);
@@ -166,8 +141,10 @@ export class SpectralBeamTwin {
       this.start[2 * b] = trajectories.next();
       this.start[2 * b + 1] = trajectories.next();
     }
-    this.calibrateLevels();
-    this.computeLoads();
+    const slotTrajectories = rng.fork(0x5c);
+    for (let slot = 0; slot < MOTION_SLOTS; slot++) trajectoryDirection(slotTrajectories, this.slotDirection, 2 * slot);
+    this.response = new BranchResponse(skeleton, this.levelOf, this.material);
+    this.response.computeLoads(this.params.leafless);
     this.loadsFor(1, 0, 0);
     this.uniforms[3] = -1; // no branch selected
     this.motionSize = Number(params.textureSize);
@@ -186,47 +163,18 @@ export class SpectralBeamTwin {
 
   // ---- per-branch constants ---------------------------------------------------------------------
 
-  /** Paper-literal: the load of eq. 1 per unit length, with or without the leaves as the parameter says. */
-  private computeLoads(): void {
-    loadWidths(this.skeleton, this.params.leafless, this.loadWidth);
-    this.loadDirection[0] = NaN; // the loads are computed again at the next update
-  }
-
-  /**
-   * Each branch's response to a steady wind of 1 m/s along (dx, dy, dz) (unit): meanTip and
-   * turbulentTip. By default from the physical tree: the tip deflection of its tapered beam under
-   * drag.ts's drag of all it carries (wind-load.ts; E from the material, eq. 25's beam), and for the
-   * turbulence, the drag across it over eq. 16's mass times ω_h² (eq. 15 at f = 0: x = F / (m ω_h²)).
-   * Paper-literal: LEVEL_SWAY's compliance (eq. 25's prefactor per level), the same for both.
-   */
+  /** Each branch's response to a steady wind of 1 m/s along (dx, dy, dz) (unit): response.ts. */
   private loadsFor(dx: number, dy: number, dz: number): void {
-    const s = this.skeleton, n = this.branchCount, mean = this.meanTip, turb = this.turbulentTip;
-    this.loadDirection[0] = dx; this.loadDirection[1] = dy; this.loadDirection[2] = dz;
-    if (this.params.literal) {
-      for (let b = 0; b < n; b++) {
-        const { c2, c4 } = this.fits.fit(s.branchTaperRatio[b]);
-        // u(1) L = A (c2 + c4) L with A = v² times the compliance (layout.ts, LEVEL_SWAY).
-        const tip = branchLength(s, b) * (c2 + c4) * rawCompliance(s, this.referenceLoad, b) * this.levelScale[this.levelOf[b]] * (this.loadWidth[b] / this.referenceLoad[b]);
-        mean[3 * b] = tip * dx; mean[3 * b + 1] = tip * dy; mean[3 * b + 2] = tip * dz;
-        turb[b] = tip;
-      }
-      this.airZetaPerSpeed.fill(0);
-      return;
-    }
-    const w = this.windLoads;
-    w.compute(s, this.material, this.material.youngModulus, dx, dy, dz, this.params.leafless);
-    mean.set(w.tip);
-    for (let b = 0; b < n; b++) {
-      const wh = 2 * Math.PI * this.resonance(b);
-      turb[b] = w.crossForce(s, b) / (this.mass[b] * wh * wh); // eq. 15 at f = 0, eq. 16's m
-      this.airZetaPerSpeed[b] = turb[b] * wh;
-    }
+    this.response.loadsFor(dx, dy, dz, this.params.literal, this.params.leafless, (b) => this.resonance(b));
   }
 
-  /** Per level, LEVEL_SWAY over the level's median raw compliance, on the loads with leaves. */
-  private calibrateLevels(): void {
-    loadWidths(this.skeleton, false, this.referenceLoad);
-    levelScales(this.skeleton, this.levelOf, this.referenceLoad, this.fits, this.levelScale);
+  /** Per branch, its own tip deflection per (m/s)² of mean wind (xyz) and its turbulent response: response.ts. */
+  get meanTip(): Float64Array {
+    return this.response.meanTip;
+  }
+
+  get turbulentTip(): Float64Array {
+    return this.response.turbulentTip;
   }
 
   /** f_h of branch b (eq. 17; ×2.5 when leafless). */
@@ -265,14 +213,14 @@ export class SpectralBeamTwin {
     const d = this.branchData, p = this.params;
     // The stiffness scales the amplitude (texel 8.w) rather than c2, c4, so a change eases in (compose).
     d[branchTexel(b, 8) + 3] = 1 / (p.stiffness * this.stiffnessOverride[b]);
-    const { c2, c4 } = this.fits.fit(this.skeleton.branchTaperRatio[b]);
     const o1 = branchTexel(b, 1), o2 = branchTexel(b, 2), o8 = branchTexel(b, 8);
-    d[o1 + 3] = c2 / (c2 + c4);
-    d[o2 + 3] = c4 / (c2 + c4);
+    d[o1 + 3] = this.response.shapeC2[b];
+    d[o2 + 3] = this.response.shapeC4[b];
     const fh = this.resonance(b);
     const speed = trajectorySpeed(fh, this.motionSize);
-    d[o8] = this.direction[2 * b] * speed;
-    d[o8 + 1] = this.direction[2 * b + 1] * speed;
+    const dir = p.literal ? this.direction : this.slotDirection, k = p.literal ? 2 * b : 2 * this.slotOf(b);
+    d[o8] = dir[k] * speed;
+    d[o8 + 1] = dir[k + 1] * speed;
     d[branchTexel(b, 5) + 3] = this.slotOf(b);
     d[branchTexel(b, 6) + 3] = this.start[2 * b];
     d[branchTexel(b, 7) + 3] = this.start[2 * b + 1];
@@ -307,7 +255,7 @@ export class SpectralBeamTwin {
 
   /** The air's damping ratio of branch b in a mean wind of `speed` m/s (see airZetaPerSpeed). */
   airDamping(b: number, speed: number): number {
-    return this.airZetaPerSpeed[b] * speed;
+    return this.response.airZetaPerSpeed[b] * speed;
   }
 
   /** Mean air damping ratio of a level's branches in a mean wind of `speed` m/s. */
@@ -315,7 +263,7 @@ export class SpectralBeamTwin {
     let sum = 0, count = 0;
     for (let b = 0; b < this.branchCount; b++) {
       if (this.levelOf[b] === level) {
-        sum += this.airZetaPerSpeed[b];
+        sum += this.response.airZetaPerSpeed[b];
         count++;
       }
     }
@@ -375,7 +323,9 @@ export class SpectralBeamTwin {
     this.slotDamping[slot] = zeta;
     const tile = slot >> 1, channel = 2 * (slot & 1);
     const base = 4 * texels * tile + channel;
-    synthesizeMotionField(size, branchMotionSpectrum(fh, zeta, meanSpeed, 1, this.params.literal), rng, target, target, 4, base, base + 1);
+    const literal = this.params.literal;
+    const direction = literal ? undefined : this.slotDirection.subarray(2 * slot, 2 * slot + 2);
+    synthesizeMotionField(size, branchMotionSpectrum(fh, zeta, meanSpeed, 1, literal), rng, target, target, 4, base, base + 1, direction);
   }
 
   /**
@@ -419,7 +369,7 @@ export class SpectralBeamTwin {
     this.params = { ...params };
     const p = this.params;
     if (p.leafless !== old.leafless || p.literal !== old.literal) {
-      this.computeLoads();
+      this.response.computeLoads(p.leafless);
       this.writeAllBranches();
       this.markAllTextures();
     } else if (p.stiffness !== old.stiffness) {
@@ -474,7 +424,7 @@ export class SpectralBeamTwin {
       length: s.branchLength[b],
       taperRatio: s.branchTaperRatio[b],
       resonance: this.resonance(b),
-      mass: this.mass[b],
+      mass: this.response.mass[b],
       dampingRatio: own ? this.dampingOverride[b] : this.levelDamping(this.levelOf[b]),
       airDampingRatio: this.airDamping(b, this.textureMeanSpeed),
       stiffness: this.stiffnessOverride[b],
@@ -531,7 +481,7 @@ export class SpectralBeamTwin {
     }
     this.regenerate(TEXTURE_WORK_PER_UPDATE);
     this.windUniforms.write(this.uniforms, t, wind, this.params, this.motionSize, this.maxLeafSize);
-    const u = this.uniforms, dir = this.loadDirection;
+    const u = this.uniforms, dir = this.response.direction;
     // The drag goes with the mean wind's direction (|u⊥| u⊥ across each branch): again when it turns.
     if (!(Math.abs(u[4] - dir[0]) + Math.abs(u[5] - dir[1]) + Math.abs(u[6] - dir[2]) < 2e-3)) {
       this.loadsFor(u[4], u[5], u[6]);

@@ -42,12 +42,13 @@ export class ReferenceTree {
    * The static deflection under a steady wind of `speed` m/s along (dirX, 0, dirZ): xyz displacement
    * of every branch's tip (tipNode(s, b), b = 0 .. branchCount - 1), metres, into `out` (3 per branch).
    * Linear (small deflections), without gravity (the modelled shape already carries its weight).
+   * `dirY`: an updraft's share of the direction (0 by default: a horizontal wind).
    */
-  staticDeflection(speed: number, dirX: number, dirZ: number, out?: Float64Array): Float64Array {
+  staticDeflection(speed: number, dirX: number, dirZ: number, out?: Float64Array, dirY = 0): Float64Array {
     const s = this.skeleton, nb = s.branchCount;
     const result = out ?? new Float64Array(3 * nb);
     if (result.length < 3 * nb) throw new RangeError(`out needs ${3 * nb} numbers, has ${result.length}`);
-    windLoads(this.frame, s, this.material, speed, dirX, dirZ, this.load, this.scratch);
+    windLoads(this.frame, s, this.material, speed, dirX, dirZ, this.load, this.scratch, dirY);
     this.solver.solve(this.load, this.displacement);
     const u = this.displacement, nj = this.frame.nodeJoint;
     for (let b = 0; b < nb; b++) {

@@ -15,21 +15,21 @@ import type { BeamFrame } from "./frame";
 
 /**
  * Writes into `load` (6 per joint, zeroed first) the nodal loads of a wind of speed `speed` (m/s)
- * blowing along (dirX, 0, dirZ). `scratch` holds 6 numbers.
+ * blowing along (dirX, dirY, dirZ) (dirY, an updraft, 0 by default). `scratch` holds 6 numbers.
  */
-export function windLoads(frame: BeamFrame, s: TreeSkeleton, m: DragConstants, speed: number, dirX: number, dirZ: number, load: Float64Array, scratch: Float64Array): void {
+export function windLoads(frame: BeamFrame, s: TreeSkeleton, m: DragConstants, speed: number, dirX: number, dirZ: number, load: Float64Array, scratch: Float64Array, dirY = 0): void {
   load.fill(0);
-  const dl = Math.hypot(dirX, dirZ);
+  const dl = Math.hypot(dirX, dirY, dirZ);
   if (!(Number.isFinite(speed) && Number.isFinite(dl))) throw new RangeError("wind speed and direction must be finite");
   if (speed === 0) return;
-  if (!(dl > 0)) throw new RangeError("the wind's direction (dirX, dirZ) must not be zero");
-  const ux = (speed * dirX) / dl, uz = (speed * dirZ) / dl;
+  if (!(dl > 0)) throw new RangeError("the wind's direction (dirX, dirY, dirZ) must not be zero");
+  const ux = (speed * dirX) / dl, uy = (speed * dirY) / dl, uz = (speed * dirZ) / dl;
   const ax = frame.axis, ra = frame.radiusA, rb = frame.radiusB;
   for (let j = 1; j < frame.jointCount; j++) {
     if (frame.length[j] === 0) continue;
     const tx = ax[3 * j], ty = ax[3 * j + 1], tz = ax[3 * j + 2];
-    crossFlowDrag(branchDragPerLength(m, ra[j]), ux, 0, uz, tx, ty, tz, scratch, 0);
-    crossFlowDrag(branchDragPerLength(m, rb[j]), ux, 0, uz, tx, ty, tz, scratch, 3);
+    crossFlowDrag(branchDragPerLength(m, ra[j]), ux, uy, uz, tx, ty, tz, scratch, 0);
+    crossFlowDrag(branchDragPerLength(m, rb[j]), ux, uy, uz, tx, ty, tz, scratch, 3);
     addLinearLoad(frame, j, scratch, load);
   }
   if (!(m.leafDragArea > 0)) return;
@@ -44,7 +44,7 @@ export function windLoads(frame: BeamFrame, s: TreeSkeleton, m: DragConstants, s
     const py = np[3 * k + 1] + (np[3 * k + 4] - np[3 * k + 1]) * f;
     const pz = np[3 * k + 2] + (np[3 * k + 5] - np[3 * k + 2]) * f;
     const jn = frame.nodeJoint[f < 0.5 ? k : k + 1], o = 6 * jn;
-    leafDrag(m, ux, 0, uz, scratch, 0);
+    leafDrag(m, ux, uy, uz, scratch, 0);
     const Fx = scratch[0], Fy = scratch[1], Fz = scratch[2];
     const dx = px - jp[3 * jn], dy = py - jp[3 * jn + 1], dz = pz - jp[3 * jn + 2];
     load[o] += Fx;

@@ -2,9 +2,9 @@
  * Spectral-beam against the reference, through the shared harness, on the shipped
  * habel and demo trees. Prints the figures.
  *
- * - Static: the mean wind's bend of each branch is its tapered beam's (Habel §4.1, eq. 25) under
- *   drag.ts's drag of all it carries, E from the material (wind-load.ts): per level within 20 % of
- *   the reference at 5, 10 and 20 m/s.
+ * - Static: the mean wind's bend of each branch is the reference beam frame's static solve under
+ *   drag.ts's drag, E from the material, as its own tip deflection after its ancestors' motion
+ *   (static-fit.ts): per level within 20 % of the reference at 5, 10 and 20 m/s.
  * - Frequency: the method models every branch's frequency by eq. 17, f_h = 2.55 L^-0.59 (Habel
  *   §5.4, from measured broad-leaf trees), not by its beam. It has no free motion (no state: the
  *   motion is a lookup in a motion texture; when the wind stops the tree is at rest at once), so the
