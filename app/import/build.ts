@@ -8,7 +8,7 @@
  * Plain TypeScript: no Babylon.
  */
 import { bindVertices, extractHierarchy, meshParts, SegmentGrid, type WoodMesh } from "../tree/extract";
-import { branchWBase, type MeshArrays, type TreeGeometry } from "../tree/geometry";
+import { branchWBase, wSlot, type MeshArrays, type TreeGeometry } from "../tree/geometry";
 import { normaliseModel, turnVectors, UP_AXES, type UpAxis } from "../tree/normalise";
 import type { TreeSkeleton } from "../tree/skeleton";
 import { NO_CLUE, sortParts, treeObjects, type RoleGuess } from "./classify";
@@ -265,7 +265,7 @@ function hangLeaves(s: TreeSkeleton, positions: Float32Array, normals: Float32Ar
       const i = verts[k];
       branchIndex[i] = bestB;
       for (let c = 0; c < 4; c++) wVector[4 * i + c] = base[4 * bestB + c];
-      if (level < 4) wVector[4 * i + level] = x;
+      wVector[4 * i + wSlot(level)] = x;
       skinNodes[4 * i] = j;
       skinNodes[4 * i + 1] = j + 1;
       skinWeights[4 * i] = 1 - bestF;

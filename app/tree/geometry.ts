@@ -21,8 +21,10 @@
  *   index and the w-vector; w[L] is the vertex's own normalised position along its branch
  *   (level L), w[l < L] the position along its level-l ancestor where its line of descent
  *   attaches (branchParentX propagated down the hierarchy, Habel's Figure 1), w[l > L] = 0.
- *   vec4 holds levels 0..3 (MAX_LEVELS); a branch deeper than that keeps the components of its
- *   level 0..3 ancestors, so it moves rigidly with its level-3 ancestor's attachment point.
+ *   vec4 holds levels 0..3 (MAX_LEVELS); a branch of level 3 or deeper has its own x in w[3]
+ *   (wSlot) and its level 0..2 ancestors' components below: the methods compose the motion of
+ *   every ancestor per branch, so a vertex needs only its own x, and a deep branch bends along
+ *   its own length like any other.
  *   Skinning: bark vertices to the one or two nodes of their segment (linear weights), leaf
  *   vertices to the two nodes around their leafX; unused slots are node 0 with weight 0.
  */
@@ -32,7 +34,7 @@ import type { TreeSkeleton } from "./skeleton";
 export const BINDING_ATTRIBUTES = {
   /** float: index of the branch the vertex belongs to (for a leaf vertex: its leaf's branch). */
   branchIndex: "branchIndex",
-  /** vec4: Habel 2009 §3 w-vector: w[l] = normalised position along the vertex's ancestor of level l (own branch at its own level), 0 beyond its level. */
+  /** vec4: Habel 2009 §3 w-vector: w[l] = normalised position along the vertex's ancestor of level l (own branch at wSlot(its level)), 0 beyond. */
   wVector: "wVector",
   /** vec4: indices of up to 4 skeleton nodes the vertex is skinned to. */
   skinNodes: "skinNodes",
@@ -91,10 +93,15 @@ export function radialSegmentsFor(level: number, trunkSegments = 8): number {
   return Math.max(MIN_SEGMENTS, Math.round(trunkSegments * share));
 }
 
+/** From this level on, a branch's own x goes in component 3 (and ancestors of this level are not read per vertex). */
+const W_OWN_DEEP = 3;
+
 /**
  * w-vector base of every branch (4 floats per branch): the attachment positions along its
  * ancestors (Habel 2009 §3, Figure 1), with its own level's component left 0 for the caller
- * to fill with the vertex's x.
+ * to fill with the vertex's x. The components are the levels 0..3; a branch deeper than level 3
+ * keeps its own x in component 3 (wSlot), so it bends along its own length like any other (its
+ * ancestors from level 3 on are composed per branch by every method, not read per vertex).
  */
 export function branchWBase(s: TreeSkeleton): Float32Array {
   const out = new Float32Array(4 * s.branchCount);
@@ -104,7 +111,7 @@ export function branchWBase(s: TreeSkeleton): Float32Array {
     let guard = 0;
     while (p >= 0 && guard++ < 256) {
       const lp = s.branchLevel[p];
-      if (lp < 4) out[4 * b + lp] = clamp01(s.branchParentX[child]);
+      if (lp < W_OWN_DEEP) out[4 * b + lp] = clamp01(s.branchParentX[child]);
       child = p;
       p = s.branchParent[p];
     }
@@ -112,18 +119,23 @@ export function branchWBase(s: TreeSkeleton): Float32Array {
   return out;
 }
 
+/** The w-vector component that holds a vertex's own x on a branch of hierarchy level `level`. */
+export function wSlot(level: number): number {
+  return level < W_OWN_DEEP ? level : W_OWN_DEEP;
+}
+
 /**
  * The w-vector of one skeleton node, as a vertex on it carries it (see BINDING_ATTRIBUTES.wVector):
- * its own normalised x at its level, the attachment positions along its ancestors below; a node of
- * a branch deeper than level 3 keeps only its level 0..3 ancestors' components. Writes 4 values.
+ * its own normalised x at wSlot(its level), the attachment positions along its ancestors of levels
+ * 0..2 below. Writes 4 values.
  */
 export function nodeWVector(s: TreeSkeleton, node: number, out: Float64Array | number[]): void {
   out[0] = out[1] = out[2] = out[3] = 0;
   let b = s.nodeBranch[node];
-  if (s.branchLevel[b] < 4) out[s.branchLevel[b]] = s.nodeX[node];
+  out[wSlot(s.branchLevel[b])] = s.nodeX[node];
   while (s.branchParent[b] >= 0) {
     const parent = s.branchParent[b];
-    if (s.branchLevel[parent] < 4) out[s.branchLevel[parent]] = clamp01(s.branchParentX[b]);
+    if (s.branchLevel[parent] < W_OWN_DEEP) out[s.branchLevel[parent]] = clamp01(s.branchParentX[b]);
     b = parent;
   }
 }
@@ -296,7 +308,7 @@ function buildBark(s: TreeSkeleton, trunkSegments: number, subdiv: number, capTi
         BI[v] = b;
         const q = 4 * v;
         W[q] = w0; W[q + 1] = w1; W[q + 2] = w2; W[q + 3] = w3;
-        if (level < 4) W[q + level] = wOwn;
+        W[q + wSlot(level)] = wOwn;
         SN[q] = sn0; SN[q + 1] = sn1;
         SW[q] = sw0; SW[q + 1] = sw1;
         v++;
@@ -323,7 +335,7 @@ function buildBark(s: TreeSkeleton, trunkSegments: number, subdiv: number, capTi
       BI[v] = b;
       const q = 4 * v;
       W[q] = w0; W[q + 1] = w1; W[q + 2] = w2; W[q + 3] = w3;
-      if (level < 4) W[q + level] = clamp01(nx[tipK]);
+      W[q + wSlot(level)] = clamp01(nx[tipK]);
       SN[q] = tipK; SW[q] = 1;
       const last = ringStart + (rings - 1) * stride;
       for (let j = 0; j < seg; j++) {
@@ -377,7 +389,7 @@ function buildLeaves(s: TreeSkeleton, wBase: Float32Array): MeshArrays {
       BI[v] = b;
       const q = 4 * v;
       W[q] = wBase[4 * b]; W[q + 1] = wBase[4 * b + 1]; W[q + 2] = wBase[4 * b + 2]; W[q + 3] = wBase[4 * b + 3];
-      if (level < 4) W[q + level] = x;
+      W[q + wSlot(level)] = x;
       if (f <= 0) { SN[q] = k; SW[q] = 1; } else if (f >= 1) { SN[q] = k + 1; SW[q] = 1; } else {
         SN[q] = k; SW[q] = 1 - f; SN[q + 1] = k + 1; SW[q + 1] = f;
       }

@@ -1,4 +1,4 @@
-import { BINDING_ATTRIBUTES, branchWBase, buildTreeGeometry, radialSegmentsFor, type MeshArrays } from "../../app/tree/geometry";
+import { BINDING_ATTRIBUTES, branchWBase, buildTreeGeometry, nodeWVector, radialSegmentsFor, wSlot, type MeshArrays } from "../../app/tree/geometry";
 import { SkeletonBuilder, tipNode, type TreeSkeleton } from "../../app/tree/skeleton";
 import { handTree, randomTree } from "./fixtures";
 
@@ -236,7 +236,7 @@ describe("buildTreeGeometry: bark", () => {
     expect(g2.leaves!.positions).toEqual(g.leaves!.positions);
   });
 
-  it("handles a branch deeper than 4 levels by keeping its level 0..3 ancestors' components", () => {
+  it("handles a branch deeper than 4 levels: its level 0..2 ancestors' components, its own x in component 3", () => {
     const sb = new SkeletonBuilder();
     let parent = -1;
     for (let l = 0; l < 6; l++) {
@@ -249,8 +249,23 @@ describe("buildTreeGeometry: bark", () => {
     const geo = buildTreeGeometry(sk);
     checkCommon(geo.bark, sk);
     expect(geo.leaves).toBeNull();
+    // The deepest branch's tip cap: at x = 1 along its own length (wSlot), so it bends along it.
     const last = geo.bark.positions.length / 3 - 1;
-    expect(Array.from(geo.bark.wVector.subarray(4 * last, 4 * last + 4))).toEqual([0.5, 0.5, 0.5, 0.5]);
+    expect(Array.from(geo.bark.wVector.subarray(4 * last, 4 * last + 4))).toEqual([0.5, 0.5, 0.5, 1]);
+    expect(wSlot(5)).toBe(3);
+    expect(wSlot(2)).toBe(2);
+    // Every vertex of the level-5 branch: component 3 runs from 0 to 1 along it, the rest stay.
+    const own: number[] = [];
+    for (let i = 0; i < geo.bark.branchIndex.length; i++) {
+      if (geo.bark.branchIndex[i] !== 5) continue;
+      expect(Array.from(geo.bark.wVector.subarray(4 * i, 4 * i + 3))).toEqual([0.5, 0.5, 0.5]);
+      own.push(geo.bark.wVector[4 * i + 3]);
+    }
+    expect(Math.min(...own)).toBe(0);
+    expect(Math.max(...own)).toBe(1);
+    const node = new Float64Array(4);
+    nodeWVector(sk, sk.branchFirstNode[5] + 1, node);
+    expect(Array.from(node)).toEqual([0.5, 0.5, 0.5, 1]);
   });
 });
 

@@ -2,7 +2,7 @@
  * The per-vertex binding every animation method reads, for a model's own vertices: each bound to
  * the nearest point on its branch's centre line. Plain TypeScript over typed arrays: no Babylon.
  */
-import { branchWBase } from "../geometry";
+import { branchWBase, wSlot } from "../geometry";
 import type { TreeSkeleton } from "../skeleton";
 import { nearestOnLine } from "./polyline";
 
@@ -43,7 +43,7 @@ export function bindVertices(s: TreeSkeleton, positions: Float32Array, vertexBra
     branchIndex[i] = b;
     for (let c = 0; c < 4; c++) wVector[4 * i + c] = base[4 * b + c];
     const level = s.branchLevel[b];
-    if (level < 4) wVector[4 * i + level] = s.nodeX[bestJ] + bestF * (s.nodeX[bestJ + 1] - s.nodeX[bestJ]);
+    wVector[4 * i + wSlot(level)] = s.nodeX[bestJ] + bestF * (s.nodeX[bestJ + 1] - s.nodeX[bestJ]);
     skinNodes[4 * i] = bestJ;
     skinNodes[4 * i + 1] = bestJ + 1;
     skinWeights[4 * i] = 1 - bestF;
