@@ -49,7 +49,7 @@ export interface CalibrationOptions {
   yieldEvery?: () => Promise<void>;
 }
 
-export const CALIBRATION_DEFAULTS = { speeds: [5, 10, 20], dt: 1 / 60, settle: 6, average: 2, releaseSpeed: 10, freeSeconds: 8, turbulence: 0.35, swaySeconds: 16 } as const;
+export const CALIBRATION_DEFAULTS = { speeds: [5, 10, 20], dt: 1 / 60, settle: 6, average: 2, releaseSpeed: 10, freeSeconds: 8, turbulence: 0.35, swaySeconds: 64 } as const;
 
 export interface StaticFigure {
   speed: number;
@@ -134,23 +134,38 @@ export function freeMotionOf(x: ArrayLike<number>, dt: number): FreeMotion {
   return { hz, zeta };
 }
 
-/** The peak frequency of a motion's spectrum (for methods with no free motion), Hz: a plain DFT over [fmin, fmax]. */
-export function spectralPeak(x: ArrayLike<number>, dt: number, fmin = 0.05, fmax = 5): number {
+/**
+ * The peak frequency of a motion's spectrum (for methods with no free motion), Hz, over [fmin, fmax].
+ * A motion longer than 1.5 `segment` seconds is cut into segments of that length overlapping by half,
+ * each Hann-windowed, and their power spectra averaged (Welch): a single periodogram of a random
+ * sway scatters like χ² with two degrees of freedom in every bin, so its largest bin is often not
+ * where the spectrum peaks. A shorter motion gets one plain periodogram. Frequencies are stepped a
+ * quarter of the resolution apart.
+ */
+export function spectralPeak(x: ArrayLike<number>, dt: number, fmin = 0.05, fmax = 5, segment = 16): number {
   const n = x.length;
-  let mean = 0;
-  for (let i = 0; i < n; i++) mean += x[i];
-  mean /= n;
-  const df = 1 / (n * dt);
+  const m = n * dt > 1.5 * segment ? Math.round(segment / dt) : n;
+  const hop = m === n ? n : m >> 1;
+  const starts: number[] = [];
+  for (let a = 0; a + m <= n; a += hop) starts.push(a);
+  const df = 1 / (m * dt);
   let bestF = 0, bestP = -1;
   for (let f = max(df, fmin); f <= fmax; f += df / 4) {
-    let re = 0, im = 0;
     const w = 2 * PI * f * dt;
-    for (let i = 0; i < n; i++) {
-      const v = x[i] - mean;
-      re += v * Math.cos(w * i);
-      im -= v * Math.sin(w * i);
+    let p = 0;
+    for (const a of starts) {
+      let mean = 0;
+      for (let i = 0; i < m; i++) mean += x[a + i];
+      mean /= m;
+      let re = 0, im = 0;
+      for (let i = 0; i < m; i++) {
+        const win = m === n ? 1 : 0.5 - 0.5 * Math.cos((2 * PI * (i + 0.5)) / m);
+        const v = (x[a + i] - mean) * win;
+        re += v * Math.cos(w * i);
+        im -= v * Math.sin(w * i);
+      }
+      p += re * re + im * im;
     }
-    const p = re * re + im * im;
     if (p > bestP) {
       bestP = p;
       bestF = f;
