@@ -349,6 +349,7 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
     if (mode === "live" || mode === "recording") {
       this.load.apply(this.ctx.wind, this.ctx.clock.time, this.session?.turn() ?? 0, this.params.gravity);
       this.solver.advance(dt);
+      this.checkStable();
       if (this.session?.offer(this.system, dt)) this.finishRecording();
     } else {
       const p = this.playback!;
@@ -365,6 +366,20 @@ export class MassSpringAnimator implements Animator<MassSpringParams> {
     this.frame++;
     this.readTips();
     this.stat.nonFinite = !this.system.isFinite();
+  }
+
+  /**
+   * Throws, saying why, when the simulation has gone unstable while staying finite (positions far
+   * beyond the tree, segments torn); a non-finite state is stats().nonFinite's to report. The host
+   * stops the method with the message (the app keeps running).
+   */
+  private checkStable(): void {
+    if (!this.system.isFinite()) return;
+    const why = this.system.instability();
+    if (why) {
+      const cg = this.solver.stats;
+      throw new Error(`the mass-spring simulation went unstable at t = ${this.ctx.clock.time.toFixed(2)} s: ${why}${cg.converged ? "" : ` (the last step's conjugate gradient did not converge: residual ${cg.residual.toExponential(1)} after ${cg.iterations} iterations)`}`);
+    }
   }
 
   /** After playback the velocities are not the pose's: start the simulation from it at rest speed. */

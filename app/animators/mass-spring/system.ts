@@ -140,6 +140,12 @@ export class MassSpringSystem {
   /** Radius of segment i at its parent's end and at mass i, metres (its own branch's). */
   readonly segmentRadiusA: Float64Array;
   readonly segmentRadiusB: Float64Array;
+  /**
+   * The radii the bending stiffness takes at segment i's two ends: each node's radius raised to
+   * the largest further out on its branch (file comment), else segmentRadiusA/B.
+   */
+  readonly stiffRadiusA: Float64Array;
+  readonly stiffRadiusB: Float64Array;
   /** 1 where segment i continues its parent segment's branch. */
   readonly continues: Uint8Array;
   /** Rest length L of segment i (mass i to its parent); 0 for the anchor. */
@@ -162,6 +168,12 @@ export class MassSpringSystem {
   readonly frame: Float64Array;
   /** Scratch of forces(): per segment, what the angular springs ask of its frame's turn (frames.ts). */
   private readonly frameTorque: Float64Array;
+  /**
+   * Share (0..1] of segment i's angular spring's pull through its grandparent segment's frame
+   * that forces() applies (setDamping, for the step h): 1 where the step integrates that pull
+   * stably, less at a zigzag (file comment).
+   */
+  readonly twistShare: Float64Array;
   /**
    * The ground's frame R_0, row-major (identity: the ground stands still). Turned with the whole
    * tree, it makes every frame turn with it: a rigid rotation of tree and ground about any axis.
@@ -219,10 +231,21 @@ export class MassSpringSystem {
     this.segmentRadiusA = new Float64Array(n);
     this.segmentRadiusB = new Float64Array(n);
     this.continues = new Uint8Array(n);
+    // A branch is no thinner anywhere than further out along it: the radius of every node is at
+    // least the largest beyond it on its branch, for the bending stiffness.
+    const stiffR = Float64Array.from(s.nodeRadius);
+    for (let b = 0; b < s.branchCount; b++) {
+      const first = s.branchFirstNode[b];
+      for (let k = first + s.branchNodeCount[b] - 2; k >= first; k--) stiffR[k] = max(stiffR[k], stiffR[k + 1]);
+    }
+    this.stiffRadiusA = new Float64Array(n);
+    this.stiffRadiusB = new Float64Array(n);
     for (let i = 2; i < n; i++) {
       const k = this.node[i], b = s.nodeBranch[k], firstOfBranch = k === s.branchFirstNode[b];
       this.segmentRadiusB[i] = s.nodeRadius[k];
       this.segmentRadiusA[i] = firstOfBranch ? s.nodeRadius[k] : s.nodeRadius[k - 1];
+      this.stiffRadiusB[i] = stiffR[k];
+      this.stiffRadiusA[i] = firstOfBranch ? stiffR[k] : stiffR[k - 1];
       const j = this.parent[i];
       this.continues[i] = j >= 2 && !firstOfBranch && s.nodeBranch[this.node[j]] === b && this.massOfNode[k - 1] === j && this.node[j] !== s.branchFirstNode[b] ? 1 : 0;
     }
@@ -244,6 +267,7 @@ export class MassSpringSystem {
     this.eq2Kd = new Float64Array(n);
     this.frame = new Float64Array(9 * n);
     this.frameTorque = new Float64Array(3 * n);
+    this.twistShare = new Float64Array(n).fill(1);
     this.angular = new Float64Array(12 * n);
     this.position = new Float64Array(this.rest);
     this.velocity = new Float64Array(3 * n);
@@ -300,8 +324,8 @@ export class MassSpringSystem {
         this.eq2K[i] = this.bendK[i] / (this.restLength[j] * this.restLength[j]);
       } else {
         // K_i = 1 / (½ F_j + ½ F_i) (midpoint rule, file comment), k = K_i / L_i².
-        let flex = 0.5 * segmentFlexibility(E, this.segmentRadiusA[i], this.segmentRadiusB[i], L);
-        if (this.continues[i]) flex += 0.5 * segmentFlexibility(E, this.segmentRadiusA[j], this.segmentRadiusB[j], this.restLength[j]);
+        let flex = 0.5 * segmentFlexibility(E, this.stiffRadiusA[i], this.stiffRadiusB[i], L);
+        if (this.continues[i]) flex += 0.5 * segmentFlexibility(E, this.stiffRadiusA[j], this.stiffRadiusB[j], this.restLength[j]);
         this.bendK[i] = settings.stiffness / flex / (L * L);
         this.eq2K[i] = 0;
       }
@@ -362,7 +386,37 @@ export class MassSpringSystem {
         this.eq2Kd[i] = 0;
       }
     }
+    this.twistShares(h);
     this.dampedFor = h;
+  }
+
+  /**
+   * twistShare for steps of h (file comment): the pull of segment i's spring through the twist of
+   * R_k about û_j, k = p(j), is a stiffness k g on the turn of segment k, g = |t × û_j|² |û_j × û_k|² / L_k²
+   * (at rest), on the pair of masses at its ends (reduced mass μ), taken explicitly at the step's
+   * end; it stays stable while σ g (3 k h² + 2 h k_d) ≤ μ.
+   */
+  private twistShares(h: number): void {
+    const n = this.count, r = this.rest, par = this.parent, share = this.twistShare;
+    share.fill(1);
+    for (let i = 2; i < n; i++) {
+      const j = par[i], k = par[j];
+      if (k < 2) continue; // segments 0 and 1 are held: no pull through their frames
+      const l = par[k], kb = this.bendK[i];
+      if (!(kb > 0)) continue;
+      const Lj = this.restLength[j], Lk = this.restLength[k];
+      const ux = (r[3 * j] - r[3 * k]) / Lj, uy = (r[3 * j + 1] - r[3 * k + 1]) / Lj, uz = (r[3 * j + 2] - r[3 * k + 2]) / Lj;
+      const vx = (r[3 * k] - r[3 * l]) / Lk, vy = (r[3 * k + 1] - r[3 * l + 1]) / Lk, vz = (r[3 * k + 2] - r[3 * l + 2]) / Lk;
+      const tx = r[3 * i] - r[3 * j], ty = r[3 * i + 1] - r[3 * j + 1], tz = r[3 * i + 2] - r[3 * j + 2];
+      // |t × û_j|², |û_j × û_k|²
+      const a = (ty * uz - tz * uy) ** 2 + (tz * ux - tx * uz) ** 2 + (tx * uy - ty * ux) ** 2;
+      const b = (uy * vz - uz * vy) ** 2 + (uz * vx - ux * vz) ** 2 + (ux * vy - uy * vx) ** 2;
+      const g = a * b / (Lk * Lk);
+      const mk = this.mass[k], ml = this.mass[l];
+      const mu = this.fixed[l] ? mk : mk * ml / (mk + ml);
+      const need = g * (3 * kb * h * h + 2 * h * this.bendKd[i]);
+      if (need > mu) share[i] = mu / need;
+    }
   }
 
   /**
@@ -481,7 +535,7 @@ export class MassSpringSystem {
         // s' = s + h k Ċ_v: the spring at the step's end, where the implicit step takes its pull.
         const t0 = G[o], t1 = G[o + 1], t2 = G[o + 2], hk = h * kb;
         const px = sx + hk * (vax + mvx), py = sy + hk * (vay + mvy), pz = sz + hk * (vaz + mvz);
-        const tw = (bx * (t1 * pz - t2 * py) + by * (t2 * px - t0 * pz) + bz * (t0 * py - t1 * px)) / (lb * lb);
+        const tw = this.twistShare[i] * (bx * (t1 * pz - t2 * py) + by * (t2 * px - t0 * pz) + bz * (t0 * py - t1 * px)) / (lb * lb);
         const T = this.frameTorque;
         T[3 * k] -= tw * bx;
         T[3 * k + 1] -= tw * by;
@@ -535,6 +589,32 @@ export class MassSpringSystem {
     let m = 0;
     for (let i = 0; i < this.count; i++) m = max(m, this.dist2(this.position, this.rest, i));
     return m;
+  }
+
+  /**
+   * Why the state cannot be a tree's motion, or null: a mass farther from its rest than twice the
+   * tree's reach (its farthest mass from the trunk's base; no bend takes a point farther), or a
+   * segment stretched to twice its length or shrunk to a third (the linear springs are stiff).
+   * What a simulation that went unstable shows while still finite.
+   */
+  instability(): string | null {
+    const r = this.rest, n = this.count;
+    let reach = 0;
+    for (let i = 0; i < n; i++) reach = max(reach, hypot(r[3 * i] - r[3], r[3 * i + 1] - r[4], r[3 * i + 2] - r[5]));
+    let far = 0, at = 0;
+    for (let i = 0; i < n; i++) {
+      const d = this.dist2(this.position, r, i);
+      if (d > far) {
+        far = d;
+        at = i;
+      }
+    }
+    if (far > 2 * reach) return `mass ${at} is ${far.toPrecision(3)} m from its rest, beyond twice the tree's reach (${reach.toPrecision(3)} m)`;
+    for (let i = 2; i < n; i++) {
+      const s = this.dist(this.position, i, this.parent[i]) / this.restLength[i];
+      if (s > 2 || s < 1 / 3) return `segment ${i} is ${s.toPrecision(3)} times its rest length`;
+    }
+    return null;
   }
 
   isFinite(): boolean {
