@@ -46,6 +46,13 @@
  *   the gradient of their energy ½ k |C_v|² (to first order in the bends). Without it a curving
  *   chain's springs did work over a cycle: the sympodial tree's spiralling trunk swung free with
  *   ζ -0.007 where no damping was set, and 0.031 against the slider's 0.040.
+ *   That pull is taken explicitly: at a zigzag (a segment kinked sharply off a parent kinked
+ *   sharply off its own, as skeletons extracted from models have) it is a stiffness of the child's
+ *   bend spring on the grandparent segment's turn, far beyond what an explicit step takes, so each
+ *   spring's share of it (`twistShare`) is cut to what the step integrates stably (twistShares);
+ *   on the demo and sympodial trees nothing is cut.
+ * - A node's radius for the bending stiffness is at least the largest further out on its branch
+ *   (a model's node that measures 0 inside a branch would otherwise be a hinge).
  *   Energy ½ k |C_v|² ≈ ½ k L_i² θ², so k = K_i / L_i² for a rotational stiffness K_i (N·m/rad).
  * - eq. 2 itself, C = x_ij · x_kj - |x_ij| |x_kj| cos α, only with paperLiteral (its stiffness is
  *   inside C_v's).
