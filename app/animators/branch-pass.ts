@@ -8,18 +8,23 @@
  * sets its uniforms (vec4 arrays, Float32Arrays it rewrites in place) and calls `invalidate()`
  * when they change: a frame drawn again without a step (paused) costs nothing.
  *
- * Babylon's own EffectWrapper and EffectRenderer draw the quad (the way its post-processes and
- * thin textures render): a fragment program, a render target wrapper and a BaseTexture over its
- * internal texture, all rebuilt by Babylon after a lost context. Where the engine cannot render to
- * float targets (NullEngine, WebGL1, a browser without EXT_color_buffer_float) `unsupported()`
+ * Babylon's own pieces draw it, through the engine so its state caches stay right: an EffectWrapper
+ * (the program, rebuilt after a lost context), a render target wrapper with a BaseTexture over its
+ * internal texture, and a four-vertex strip recorded once in a vertex array object. A render is
+ * a dozen GL calls: the main thread's whole cost of the per-branch work (Babylon's EffectRenderer
+ * would add its buffer binding and state saving to each). Where the engine cannot render to float
+ * targets (NullEngine, WebGL1, a browser without EXT_color_buffer_float) branchPassUnsupported
  * says why and the method keeps its CPU path.
  */
 import type { Scene } from "@babylonjs/core/scene";
 import type { AbstractEngine } from "@babylonjs/core/Engines/abstractEngine";
+import type { ThinEngine } from "@babylonjs/core/Engines/thinEngine";
 import type { RenderTargetWrapper } from "@babylonjs/core/Engines/renderTargetWrapper";
 import type { Observer } from "@babylonjs/core/Misc/observable";
 import { Constants } from "@babylonjs/core/Engines/constants";
-import { EffectRenderer, EffectWrapper } from "@babylonjs/core/Materials/effectRenderer";
+import { EffectWrapper } from "@babylonjs/core/Materials/effectRenderer";
+import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
+import type { Effect } from "@babylonjs/core/Materials/effect";
 import { BaseTexture } from "@babylonjs/core/Materials/Textures/baseTexture";
 import "@babylonjs/core/Engines/Extensions/engine.readTexture";
 import type { PassCheckResult } from "./deform-shader";
@@ -44,8 +49,8 @@ export interface BranchPassOptions {
   readonly fragment: string;
   /** vec4 uniform arrays by name (4 floats an element), sent whole at each render. */
   readonly uniforms: Readonly<Record<string, Float32Array>>;
-  /** The samplers it reads, by name: their current textures. */
-  readonly samplers: () => Readonly<Record<string, BaseTexture>>;
+  /** The samplers it reads, by name: their textures (the owner replaces an entry when it replaces a texture). */
+  readonly samplers: Readonly<Record<string, BaseTexture>>;
 }
 
 const VERTEX = /* glsl */ `
@@ -59,12 +64,17 @@ void main(void) {
 export class BranchPass {
   /** The pass's output: bind it where the CPU-uploaded data texture was bound. */
   readonly texture: BaseTexture;
-  private readonly engine: AbstractEngine;
+  /** A WebGL2 engine (branchPassUnsupported checked): its vertex array objects are ThinEngine's. */
+  private readonly engine: ThinEngine;
   private readonly scene: Scene;
   private readonly target: RenderTargetWrapper;
-  private readonly wrapper: EffectWrapper;
-  private readonly renderer: EffectRenderer;
+  private wrapper: EffectWrapper;
+  /** The full-target strip, and its vertex array object for the effect it was recorded with. */
+  private readonly quad: Record<string, VertexBuffer>;
+  private vao: WebGLVertexArrayObject | null = null;
+  private vaoEffect: Effect | null = null;
   private readonly uniformNames: string[];
+  private readonly restored: Observer<AbstractEngine>;
   private readonly beforeRender: Observer<Scene>;
   private readonly afterRender: Observer<Scene>;
   private readonly lost: Observer<AbstractEngine>;
@@ -76,7 +86,7 @@ export class BranchPass {
   private disposed = false;
 
   constructor(scene: Scene, private readonly options: BranchPassOptions) {
-    const engine = scene.getEngine();
+    const engine = scene.getEngine() as ThinEngine;
     this.engine = engine;
     this.scene = scene;
     this.target = engine.createRenderTargetTexture({ width: options.width, height: options.height }, {
@@ -91,17 +101,8 @@ export class BranchPass {
     this.texture.name = options.name;
     this.texture.wrapU = this.texture.wrapV = Constants.TEXTURE_CLAMP_ADDRESSMODE;
     this.uniformNames = Object.keys(options.uniforms);
-    this.wrapper = new EffectWrapper({
-      engine, name: options.name, vertexShader: VERTEX, fragmentShader: options.fragment,
-      attributeNames: ["position"], uniformNames: [...this.uniformNames], samplerNames: Object.keys(options.samplers()),
-    });
-    this.wrapper.onApplyObservable.add(() => {
-      const effect = this.wrapper.effect;
-      for (const name of this.uniformNames) effect.setArray4(name, options.uniforms[name] as unknown as number[]);
-      const samplers = options.samplers();
-      for (const name in samplers) effect.setTexture(name, samplers[name]);
-    });
-    this.renderer = new EffectRenderer(engine);
+    this.wrapper = this.program();
+    this.quad = { [VertexBuffer.PositionKind]: new VertexBuffer(engine, [-1, -1, 1, -1, -1, 1, 1, 1], VertexBuffer.PositionKind, false, false, 2) };
     this.beforeRender = scene.onBeforeRenderObservable.add(() => {
       this.inSceneRender = true;
       if (this.stale || !this.rendered) this.render();
@@ -112,6 +113,27 @@ export class BranchPass {
     this.lost = engine.onContextLostObservable.add(() => {
       this.rendered = false;
       this.stale = true;
+    });
+    // Back from a lost context (also for a pass made while it was gone, whose renders then drew
+    // nothing): the target is blank until the pass renders again.
+    this.restored = engine.onContextRestoredObservable.add(() => {
+      // A program compiled while the context was gone comes back from Babylon's rebuild writing
+      // NaN (measured in Chromium): compile it afresh, whenever it was made.
+      this.wrapper.dispose();
+      this.wrapper = this.program();
+      this.quad[VertexBuffer.PositionKind]._rebuild();
+      this.vao = null;
+      this.vaoEffect = null;
+      this.rendered = false;
+      this.stale = true;
+    });
+  }
+
+  private program(): EffectWrapper {
+    const options = this.options;
+    return new EffectWrapper({
+      engine: this.engine, name: options.name, vertexShader: VERTEX, fragmentShader: options.fragment,
+      attributeNames: ["position"], uniformNames: [...this.uniformNames], samplerNames: Object.keys(options.samplers),
     });
   }
 
@@ -133,15 +155,24 @@ export class BranchPass {
   /** Renders now when its program has compiled (no-op otherwise). */
   render(): void {
     if (this.disposed || !this.wrapper.isReady()) return;
-    const engine = this.engine, viewport = engine.currentViewport;
-    this.renderer.saveStates();
+    const engine = this.engine, viewport = engine.currentViewport, effect = this.wrapper.effect;
     engine.bindFramebuffer(this.target, 0, undefined, undefined, true);
-    this.renderer.applyEffectWrapper(this.wrapper);
-    // A float target cannot blend (EXT_float_blend aside) and every texel is written: no blending.
+    engine.enableEffect(this.wrapper.drawWrapper);
+    // Every texel is written once: no culling; no blending (a float target cannot blend without
+    // EXT_float_blend); no depth or stencil attachment, so their tests pass whatever their state.
+    engine.setState(false);
     engine.setAlphaMode(Constants.ALPHA_DISABLE);
-    this.renderer.draw();
+    for (const name of this.uniformNames) effect.setArray4(name, this.options.uniforms[name] as unknown as number[]);
+    const samplers = this.options.samplers;
+    for (const name in samplers) effect.setTexture(name, samplers[name]);
+    if (this.vaoEffect !== effect || !this.vao) {
+      if (this.vao) engine.releaseVertexArrayObject(this.vao);
+      this.vao = engine.recordVertexArrayObject(this.quad, null, effect);
+      this.vaoEffect = effect;
+    }
+    engine.bindVertexArrayObject(this.vao, null);
+    engine.drawArraysType(Constants.MATERIAL_TriangleStripDrawMode, 0, 4);
     engine.unBindFramebuffer(this.target, true);
-    this.renderer.restoreStates();
     if (viewport) engine.setViewport(viewport);
     this.rendered = true;
     this.stale = false;
@@ -187,9 +218,11 @@ export class BranchPass {
     this.scene.onBeforeRenderObservable.remove(this.beforeRender);
     this.scene.onAfterRenderObservable.remove(this.afterRender);
     this.engine.onContextLostObservable.remove(this.lost);
+    this.engine.onContextRestoredObservable.remove(this.restored);
+    if (this.vao) this.engine.releaseVertexArrayObject(this.vao);
+    this.quad[VertexBuffer.PositionKind].dispose();
     this.texture.dispose();
     this.target.dispose();
     this.wrapper.dispose();
-    this.renderer.dispose();
   }
 }
