@@ -2,21 +2,21 @@
  * GLSL of the wind a branch pass reads (branch-pass-wind.ts packs its uniforms): the WindField's
  * GPU contract (wind-field.ts's header: turbulence.ts's turbulenceAt and windFromGpuState line by
  * line) and the wind primitives (primitives.ts's Vortex, Blast and Fan add() line by line), as
- * template strings. Needs BRANCH_PASS_WIND_DECLARATIONS (the turbulence texture's sampler and the
- * primitives' vec4 array) in the same shader.
+ * template strings. Needs BRANCH_PASS_WIND_DECLARATIONS (the turbulence texture's sampler) and
+ * the pass's own vec4 uniform array holding the primitives (branch-pass-wind.ts's packPrimitives)
+ * from element `base` on.
  */
 import { FAN_SPREAD, MAX_WIND_PRIMITIVES } from "../wind/primitives";
-import { BLAST_KIND, FAN_KIND, PRIMITIVE_ARRAY_VEC4S, PRIMITIVE_VEC4S, VORTEX_KIND } from "./branch-pass-wind";
+import { BLAST_KIND, FAN_KIND, PRIMITIVE_VEC4S, VORTEX_KIND } from "./branch-pass-wind";
 
 export const TURBULENCE_SAMPLER = "bpTurbulence";
-export const PRIMITIVES_UNIFORM = "bpPrimitives";
 
 export const BRANCH_PASS_WIND_DECLARATIONS = /* glsl */ `
 uniform highp sampler2D ${TURBULENCE_SAMPLER};
-uniform vec4 ${PRIMITIVES_UNIFORM}[${PRIMITIVE_ARRAY_VEC4S}];
 `;
 
-export const BRANCH_PASS_WIND_FUNCTIONS = /* glsl */ `
+/** The functions, reading the primitives from `array`[base + ...]. */
+export const branchPassWindFunctions = (array: string, base: number): string => /* glsl */ `
 // turbulenceAt: bilinear, wrapped; texel (i, j) at integer coordinates (a, c). tex = (width, height, cell, 0).
 vec3 bpTurbulenceAt(float a, float c, vec4 tex) {
   float fa = floor(a), fc = floor(c);
@@ -61,9 +61,9 @@ vec3 bpPrimitivesAt(float x, float z, float t, int count) {
   vec3 sum = vec3(0.0);
   for (int i = 0; i < ${MAX_WIND_PRIMITIVES}; i++) {
     if (i >= count) break;
-    vec4 a = ${PRIMITIVES_UNIFORM}[${PRIMITIVE_VEC4S} * i];
-    vec4 b = ${PRIMITIVES_UNIFORM}[${PRIMITIVE_VEC4S} * i + 1];
-    vec4 c = ${PRIMITIVES_UNIFORM}[${PRIMITIVE_VEC4S} * i + 2];
+    vec4 a = ${array}[${base} + ${PRIMITIVE_VEC4S} * i];
+    vec4 b = ${array}[${base} + ${PRIMITIVE_VEC4S} * i + 1];
+    vec4 c = ${array}[${base} + ${PRIMITIVE_VEC4S} * i + 2];
     int kind = int(a.x + 0.5);
     float dx = x - a.y, dz = z - a.z;
     float r2 = dx * dx + dz * dz;

@@ -7,10 +7,10 @@
 import type { Scene } from "@babylonjs/core/scene";
 import type { RawTexture } from "@babylonjs/core/Materials/Textures/rawTexture";
 import { BranchPass } from "../branch-pass";
-import { PRIMITIVES_UNIFORM, TURBULENCE_SAMPLER } from "../branch-pass-wind.glsl";
+import { TURBULENCE_SAMPLER } from "../branch-pass-wind.glsl";
 import { floatTexture } from "../float-texture";
 import type { TreeSkeleton } from "../../tree/skeleton";
-import { FRAME_FLOATS, PRIMITIVE_FLOATS, TABLE_WIDTH, passTable, writeFrame } from "./pass";
+import { FRAME_FLOATS, TABLE_WIDTH, UNIFORM_VEC4S, passTable, writeFrame } from "./pass";
 import { DATA_SAMPLER, FRAME_UNIFORM, PROCEDURAL_WIND_PASS_FRAGMENT, TABLE_SAMPLER } from "./pass.glsl";
 import type { ProceduralWindTwin, WindSource } from "./twin";
 
@@ -19,8 +19,10 @@ export class ProceduralWindGpuPass {
   private readonly table: RawTexture;
   private readonly turbulence: RawTexture;
   private turbulenceVersion: number;
-  private readonly frame = new Float32Array(FRAME_FLOATS);
-  private readonly primitives = new Float32Array(PRIMITIVE_FLOATS);
+  /** The uniforms: the frame's, then the primitives' (one array, one upload). */
+  private readonly uniforms = new Float32Array(4 * UNIFORM_VEC4S);
+  private readonly frame = this.uniforms.subarray(0, FRAME_FLOATS);
+  private readonly primitives = this.uniforms.subarray(FRAME_FLOATS);
 
   /** `data`: the animator's upload of the twin's branch data (its static texels are read). */
   constructor(scene: Scene, twin: ProceduralWindTwin, skeleton: TreeSkeleton, data: RawTexture, private readonly wind: WindSource) {
@@ -33,8 +35,8 @@ export class ProceduralWindGpuPass {
     this.pass = new BranchPass(scene, {
       name: "procedural-wind branch pass", width: twin.textureWidth, height: twin.textureHeight,
       fragment: PROCEDURAL_WIND_PASS_FRAGMENT,
-      uniforms: { [FRAME_UNIFORM]: this.frame, [PRIMITIVES_UNIFORM]: this.primitives },
-      samplers: () => ({ [DATA_SAMPLER]: data, [TABLE_SAMPLER]: this.table, [TURBULENCE_SAMPLER]: this.turbulence }),
+      uniforms: { [FRAME_UNIFORM]: this.uniforms },
+      samplers: { [DATA_SAMPLER]: data, [TABLE_SAMPLER]: this.table, [TURBULENCE_SAMPLER]: this.turbulence },
     });
   }
 

@@ -9,8 +9,8 @@
  * (branch-pass-wind.glsl.ts: the contract's turbulence texture and the primitives).
  */
 import { MAX_CHAIN } from "../branch-pass";
-import { BRANCH_PASS_WIND_DECLARATIONS, BRANCH_PASS_WIND_FUNCTIONS } from "../branch-pass-wind.glsl";
-import { FRAME_VEC4S, TABLE_TEXELS } from "./pass";
+import { BRANCH_PASS_WIND_DECLARATIONS, branchPassWindFunctions } from "../branch-pass-wind.glsl";
+import { FRAME_VEC4S, TABLE_TEXELS, UNIFORM_VEC4S } from "./pass";
 import {
   BRANCHES_PER_ROW, DELAY_SPACING, DELAY_TAPS, LEVEL_FREQUENCY, LEVEL_GAIN, MAX_BRANCH_ANGLE, REFERENCE_WIND_SPEED,
   TANH_CLAMP, TEXELS_PER_BRANCH, WIND_POWER_DELAY,
@@ -29,9 +29,9 @@ precision highp int;
 precision highp sampler2D;
 uniform highp sampler2D ${DATA_SAMPLER};
 uniform highp sampler2D ${TABLE_SAMPLER};
-uniform vec4 ${FRAME_UNIFORM}[${FRAME_VEC4S}];
+uniform vec4 ${FRAME_UNIFORM}[${UNIFORM_VEC4S}];
 ${BRANCH_PASS_WIND_DECLARATIONS}
-${BRANCH_PASS_WIND_FUNCTIONS}
+${branchPassWindFunctions(FRAME_UNIFORM, FRAME_VEC4S)}
 
 const float PW_LEVEL_GAIN[4] = ${floats(LEVEL_GAIN)};
 const float PW_LEVEL_FREQUENCY[4] = ${floats(LEVEL_FREQUENCY)};

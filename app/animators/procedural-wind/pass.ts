@@ -23,10 +23,12 @@ export const TABLE_WIDTH = TABLE_TEXELS * BRANCHES_PER_ROW;
  *  3: 2π × phase randomization, paper-literal branch frequency / √stiffness (Hz), the crown's wind power, 0
  *  4, 5, 6: the wind's contract at the tree's foot now (branch-pass-wind.ts's packWindState)
  *  7: the tree's world translation xyz, 0
- *  8 + k: paper-literal tap k at max(0, t - k Δ): strength, vertical, turbulence amplitude, advection */
+ *  8 + k: paper-literal tap k at max(0, t - k Δ): strength, vertical, turbulence amplitude, advection
+ *  then the wind primitives (branch-pass-wind.ts), PRIMITIVE_ARRAY_VEC4S vec4s, in the same array */
 export const FRAME_VEC4S = 8 + DELAY_TAPS;
 export const FRAME_FLOATS = 4 * FRAME_VEC4S;
 export const PRIMITIVE_FLOATS = 4 * PRIMITIVE_ARRAY_VEC4S;
+export const UNIFORM_VEC4S = FRAME_VEC4S + PRIMITIVE_ARRAY_VEC4S;
 
 /** Float offset of texel j of branch b in the table. */
 export function tableTexel(b: number, j: number): number {

@@ -12,7 +12,7 @@ import type { StandardMaterial } from "@babylonjs/core/Materials/standardMateria
 import type { RawTexture } from "@babylonjs/core/Materials/Textures/rawTexture";
 import type { BaseTexture } from "@babylonjs/core/Materials/Textures/baseTexture";
 import type { ShaderMaterial } from "@babylonjs/core/Materials/shaderMaterial";
-import { Vector3 } from "@babylonjs/core/Maths/math.vector";
+import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector";
 import type { Scene } from "@babylonjs/core/scene";
 import type { Animator, AnimatorContext, AnimatorProvider, AnimatorStats, TreeInstance } from "../animator";
 import { floatTexture } from "../float-texture";
@@ -65,6 +65,8 @@ export class ProceduralWindAnimator implements Animator<ProceduralWindParams>, B
   private readonly origin = new Vector3();
   private readonly tipScratch = new Vector3();
   private readonly tipLocal = new Float64Array(3);
+  /** The tree's world matrix at the last update (probeTip reads the tips of that step). */
+  private readonly world = new Matrix();
   /** Why the pass does not run (null: it does), for the stats' notes. */
   private readonly cpuReason: string | null;
   /** This step ran on the GPU. */
@@ -148,6 +150,7 @@ export class ProceduralWindAnimator implements Animator<ProceduralWindParams>, B
    */
   private place(): void {
     const m = this.ctx.tree.bark.computeWorldMatrix(true);
+    this.world.copyFrom(m);
     m.getTranslationToRef(this.origin);
     this.twin.setPlacement(this.origin.x, this.origin.y, this.origin.z);
   }
@@ -186,14 +189,14 @@ export class ProceduralWindAnimator implements Animator<ProceduralWindParams>, B
     return this.tips.slice();
   }
 
-  /** World xyz of branch b's tip now, from its own chain alone (the rest of the tree is not evaluated). */
+  /** World xyz of branch b's tip after the last update, from its own chain alone (the rest of the tree is not evaluated). */
   probeTip(b: number, out: Float64Array): boolean {
     const twin = this.twin, local = this.tipLocal;
     if (!(Number.isInteger(b) && b >= 0 && b < twin.branchCount)) return false;
     if (!twin.isComplete) twin.composeChain(b);
     twin.tipPosition(b, local, 0);
     const v = this.tipScratch;
-    Vector3.TransformCoordinatesFromFloatsToRef(local[0], local[1], local[2], this.ctx.tree.bark.computeWorldMatrix(true), v);
+    Vector3.TransformCoordinatesFromFloatsToRef(local[0], local[1], local[2], this.world, v);
     out[0] = v.x; out[1] = v.y; out[2] = v.z;
     return true;
   }

@@ -391,15 +391,22 @@ export abstract class ProceduralWindState {
     const taps = min(MAX_TAPS, ceil(window / spacing));
     const w = this.kernel, dw = this.kernelRate;
     const a = zeta * omega;
+    // Underdamped: e^(-aτ) (cos ω_d τ, sin ω_d τ) by one complex product a tap (no exp, sin, cos each).
+    const wd = zeta < 0.999 ? omega * sqrt(1 - zeta * zeta) : 0;
+    const qr = exp(-a * spacing) * cos(wd * spacing), qi = exp(-a * spacing) * sin(wd * spacing);
+    let zr = 1, zi = 0;
     let sum = 0;
     for (let k = 0; k <= taps; k++) {
-      const tau = k * spacing, e = exp(-a * tau);
+      const tau = k * spacing;
       let h: number, dh: number;
       if (zeta < 0.999) {
-        const wd = omega * sqrt(1 - zeta * zeta), sn = sin(wd * tau), cs = cos(wd * tau);
-        h = (omega * omega / wd) * e * sn;
-        dh = (omega * omega / wd) * e * (wd * cs - a * sn);
+        h = (omega * omega / wd) * zi;
+        dh = (omega * omega / wd) * (wd * zr - a * zi);
+        const r = zr * qr - zi * qi;
+        zi = zr * qi + zi * qr;
+        zr = r;
       } else if (zeta <= 1.001) {
+        const e = exp(-a * tau);
         h = omega * omega * tau * e;
         dh = omega * omega * e * (1 - omega * tau);
       } else {

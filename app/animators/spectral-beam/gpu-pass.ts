@@ -7,6 +7,7 @@
  */
 import type { Scene } from "@babylonjs/core/scene";
 import type { RawTexture } from "@babylonjs/core/Materials/Textures/rawTexture";
+import type { BaseTexture } from "@babylonjs/core/Materials/Textures/baseTexture";
 import { BranchPass } from "../branch-pass";
 import { floatTexture } from "../float-texture";
 import type { TreeSkeleton } from "../../tree/skeleton";
@@ -44,6 +45,8 @@ export class SpectralBeamGpuPass {
   private loadsVersion = -1;
   private easeVersion = -1;
   private readonly frame = new Float32Array(4 * FRAME_VEC4S);
+  /** The pass's samplers (the atlas's entry replaced with the atlas when its size changes). */
+  private readonly samplers: Record<string, BaseTexture>;
 
   /** `data`: the animator's upload of the twin's branch data (its static texels are read). */
   constructor(private readonly scene: Scene, twin: SpectralBeamTwin, skeleton: TreeSkeleton, parents: CompositionParents, data: RawTexture) {
@@ -54,11 +57,12 @@ export class SpectralBeamGpuPass {
     this.atlas = this.atlasTexture(twin);
     this.atlasSize = twin.motionSize;
     this.atlasVersion = twin.atlasVersion;
+    this.samplers = { [DATA_SAMPLER]: data, [TABLE_SAMPLER]: this.tableTexture, [ATLAS_SAMPLER]: this.atlas };
     this.pass = new BranchPass(scene, {
       name: "spectral-beam branch pass", width: twin.textureWidth, height: twin.textureHeight,
       fragment: SPECTRAL_BEAM_PASS_FRAGMENT,
       uniforms: { [FRAME_UNIFORM]: this.frame },
-      samplers: () => ({ [DATA_SAMPLER]: data, [TABLE_SAMPLER]: this.tableTexture, [ATLAS_SAMPLER]: this.atlas }),
+      samplers: this.samplers,
     });
     this.sync(twin);
   }
@@ -80,6 +84,7 @@ export class SpectralBeamGpuPass {
       if (twin.motionSize !== this.atlasSize) {
         this.atlas.dispose();
         this.atlas = this.atlasTexture(twin);
+        this.samplers[ATLAS_SAMPLER] = this.atlas;
         this.atlasSize = twin.motionSize;
       } else {
         this.atlas.update(twin.motionAtlas);

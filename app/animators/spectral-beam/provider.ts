@@ -13,7 +13,7 @@ import { RawTexture } from "@babylonjs/core/Materials/Textures/rawTexture";
 import type { BaseTexture } from "@babylonjs/core/Materials/Textures/baseTexture";
 import type { ShaderMaterial } from "@babylonjs/core/Materials/shaderMaterial";
 import { Constants } from "@babylonjs/core/Engines/constants";
-import { Vector3 } from "@babylonjs/core/Maths/math.vector";
+import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector";
 import type { Scene } from "@babylonjs/core/scene";
 import type { Animator, AnimatorContext, AnimatorProvider, AnimatorStats, BranchEditor, TreeInstance } from "../animator";
 import { copyStandardMaterial, deformedShadows } from "../shadow-depth";
@@ -60,6 +60,8 @@ export class SpectralBeamAnimator implements Animator<SpectralBeamParams> {
   private readonly tips: Float32Array;
   private readonly origin = new Vector3();
   private readonly tipLocal = new Float64Array(3);
+  /** The tree's world matrix at the last update (probeTip reads the tips of that step). */
+  private readonly world = new Matrix();
   /** The CPU's upload of the twin's branch data: every step on the CPU path; the pass's static input otherwise. */
   readonly dataTexture: RawTexture;
   /** The per-branch pass, when this engine can run it (null: the CPU path, for `cpuReason`). */
@@ -130,6 +132,7 @@ export class SpectralBeamAnimator implements Animator<SpectralBeamParams> {
       }));
       return m;
     });
+    this.world.copyFrom(tree.bark.computeWorldMatrix(true));
     this.branches = {
       select: (b) => {
         if (b >= twin.branchCount) throw new RangeError(`branch must be from 0 to ${twin.branchCount - 1} (or -1 for none); got ${b}`);
@@ -190,7 +193,9 @@ export class SpectralBeamAnimator implements Animator<SpectralBeamParams> {
 
   update(_dt: number): void {
     // Where the tree stands: the wind's gusts and the primitives are felt at its crown there.
-    this.ctx.tree.bark.computeWorldMatrix().getTranslationToRef(this.origin);
+    const m = this.ctx.tree.bark.computeWorldMatrix(true);
+    this.world.copyFrom(m);
+    m.getTranslationToRef(this.origin);
     this.twin.setPlacement(this.origin.x, this.origin.y, this.origin.z);
     this.twin.advance(this.ctx.clock.time, this.ctx.wind);
     if (!this.gpu) this.twin.compose();
@@ -219,14 +224,14 @@ export class SpectralBeamAnimator implements Animator<SpectralBeamParams> {
     return this.tips.slice();
   }
 
-  /** World xyz of branch b's tip now, from its own chain alone on the GPU path (the rest of the tree is not composed). */
+  /** World xyz of branch b's tip after the last update, from its own chain alone on the GPU path (the rest of the tree is not composed). */
   probeTip(b: number, out: Float64Array): boolean {
     const twin = this.twin, local = this.tipLocal;
     if (!(Number.isInteger(b) && b >= 0 && b < twin.branchCount)) return false;
     if (this.gpu) this.gpu.chain.composeChain(twin, b, twin.branchComposer.easeStart, twin.branchData);
     else twin.compose();
     twin.tipPosition(b, local, 0);
-    Vector3.TransformCoordinatesFromFloatsToRef(local[0], local[1], local[2], this.ctx.tree.bark.computeWorldMatrix(true), this.origin);
+    Vector3.TransformCoordinatesFromFloatsToRef(local[0], local[1], local[2], this.world, this.origin);
     out[0] = this.origin.x; out[1] = this.origin.y; out[2] = this.origin.z;
     return true;
   }
