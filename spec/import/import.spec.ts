@@ -19,6 +19,7 @@ import { TREE_PRESETS } from "../../app/lsystem/presets";
 import { grammarToSkeleton } from "../../app/lsystem/lsystem";
 import { applyTaper, TAPER_RANGE } from "../../app/tree/taper";
 import { buildTreeGeometry } from "../../app/tree/geometry";
+import type { TreeSkeleton } from "../../app/tree/skeleton";
 
 const M = "assets/models";
 const SAMPLES: { file: string; wood: string; leaves: string | null; height: [number, number]; minBranches: number; frames?: number }[] = [
@@ -42,6 +43,27 @@ afterAll(() => {
   scene.dispose();
   engine.dispose();
 });
+
+/**
+ * What is wrong with a skeleton's radii: a radius 0 or not finite, or one growing by more than
+ * RADIUS_GROWTH from a node to the next toward a branch's tip (from its second node on: its base
+ * is an end slice, a cap or a taper into its parent). A radius near 0 in the middle of a branch
+ * is a hinge for every method (bending stiffness goes as r⁴); CommonTree_1 had three, measured
+ * from slices of its low-poly tubes that caught a lone vertex.
+ */
+const RADIUS_GROWTH = 3;
+function radiusFaults(s: TreeSkeleton, growth = RADIUS_GROWTH): string[] {
+  const faults: string[] = [];
+  for (let b = 0; b < s.branchCount && faults.length < 5; b++) {
+    const first = s.branchFirstNode[b], n = s.branchNodeCount[b];
+    for (let k = first; k < first + n; k++) {
+      const r = s.nodeRadius[k];
+      if (!(Number.isFinite(r) && r > 0)) faults.push(`branch ${b} node ${k - first}/${n}: radius ${r}`);
+      else if (k > first + 1 && r > growth * s.nodeRadius[k - 1]) faults.push(`branch ${b} node ${k - first}/${n}: radius ${r.toFixed(4)} after ${s.nodeRadius[k - 1].toFixed(4)}`);
+    }
+  }
+  return faults;
+}
 
 /** Every method for `frames` steps of a 20 m/s gusty wind on the tree; the largest tip excursion of each. */
 function runEveryMethod(t: ImportedTree, frames: number): Record<string, number> {
@@ -92,6 +114,7 @@ describe("sample models", () => {
         const sk = t.skeleton;
         expect(sk.branchCount).toBeGreaterThanOrEqual(s.minBranches);
         expect(sk.levels).toBeGreaterThanOrEqual(2);
+        expect(radiusFaults(sk)).toEqual([]);
         expect(t.geometry.fromModel).toBe(true);
         // The model keeps its own vertices: as many as the wood and leaves it was read with.
         const count = (role: string) => loaded.data.primitives.filter((p) => p.material === (role === "wood" ? s.wood : s.leaves)).reduce((n, p) => n + p.positions.length / 3, 0);
@@ -142,7 +165,10 @@ describe("sample models", () => {
       // Source Z-up, turned to Y-up by its root node: the tree stands on +y.
       expect(t.up).toBe("+y");
       // Unitless and small (a tree under 0.5 units): scaled to a plausible height, and said so.
+      expect(radiusFaults(t.skeleton)).toEqual([]);
       const lollipop = await importModel(loaded.data, { tree: "Icosphere.007" });
+      // (Its limbs are wedges of a few vertices, some thicker at their far end than at their base: no growth bound.)
+      expect(radiusFaults(lollipop.skeleton, Infinity)).toEqual([]);
       expect(lollipop.tree).toBe("Icosphere.007");
       expect(lollipop.woodMaterial).toBe("Material.004");
       expect(lollipop.leafMaterial).not.toBeNull();

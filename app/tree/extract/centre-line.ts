@@ -13,6 +13,11 @@ const PLAINLY_STRAIGHT = 2.5;
 /** A part whose geodesic length is under this many times its length along its axis is straight. */
 const STRAIGHT = 1.2;
 
+/** A triangle is sampled at this many points, at least, per slice its key spans... */
+const SAMPLES_PER_SLICE = 4;
+/** ...cut into this many squared at most. */
+const SAMPLES_MAX = 12;
+
 /** A part's centre line: nodes (xyz), radii, from one end to the other. */
 export interface CentreLine {
   nodes: Float64Array;
@@ -22,12 +27,13 @@ export interface CentreLine {
 }
 
 /**
- * Centre line of one part (its vertices `verts`, merged ones included): the level sets of the
- * geodesic distance from one end (the rim at an extreme of the part's principal axis) are its
- * cross-sections, as a tube's rings are, however it bends. Their centres are the nodes, their
- * mean distance from the local axis the radii.
+ * Centre line of one part (its vertices `verts`, merged ones included, and its triangles `tris`,
+ * three vertex indices each): the level sets of the geodesic distance from one end (the rim at an
+ * extreme of the part's principal axis) are its cross-sections, as a tube's rings are, however it
+ * bends. The centroids of the surface between them are the nodes, their vertices' mean distance
+ * from the local axis the radii.
  */
-export function centreLine(positions: Float32Array, verts: Int32Array, graph: MeshGraph, geo: Geodesic, fromOtherEnd = false): CentreLine {
+export function centreLine(positions: Float32Array, verts: Int32Array, tris: ArrayLike<number>, graph: MeshGraph, geo: Geodesic, fromOtherEnd = false): CentreLine {
   const m = verts.length;
   let cx = 0, cy = 0, cz = 0, lowY = Infinity;
   for (let k = 0; k < m; k++) {
@@ -101,6 +107,42 @@ export function centreLine(positions: Float32Array, verts: Int32Array, graph: Me
   // Slices about a diameter long: the diameter from the spread about the principal axis (a bent
   // part's is larger, which only makes fewer slices).
   const bins = G > 0 ? Math.max(2, Math.min(MAX_NODES, Math.round(G / Math.max(1e-9, 2 * spread)))) : 1;
+  // Each slice's centre is the centroid of the part's surface inside it (its triangles sampled
+  // finely enough along the slicing key), not of its vertices: a low-poly tube's rings lie about
+  // a slice apart, and a slice that caught part of a ring (or a lone vertex, or one position
+  // written three times along a seam) put its node on the bark (a zigzag of short segments
+  // turning back on themselves) with a radius of 0 (a hinge in the middle of a branch). A band of
+  // a tube's surface surrounds its axis however the rings fall.
+  const surf = new Float64Array(4 * bins);
+  const keyOf = (i: number) => (straight ? (positions[3 * i] - cx) * ax + (positions[3 * i + 1] - cy) * ay + (positions[3 * i + 2] - cz) * az - smin : geo.dist[graph.canon[i]]);
+  const width = G / bins;
+  for (let t = 0; t + 2 < tris.length && G > 0; t += 3) {
+    const a = tris[t], b = tris[t + 1], c = tris[t + 2];
+    const ka = keyOf(a), kb = keyOf(b), kc = keyOf(c);
+    if (!Number.isFinite(ka) || !Number.isFinite(kb) || !Number.isFinite(kc)) continue;
+    const Ax = positions[3 * a], Ay = positions[3 * a + 1], Az = positions[3 * a + 2];
+    const ux = positions[3 * b] - Ax, uy = positions[3 * b + 1] - Ay, uz = positions[3 * b + 2] - Az;
+    const vx = positions[3 * c] - Ax, vy = positions[3 * c + 1] - Ay, vz = positions[3 * c + 2] - Az;
+    const area = 0.5 * Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
+    if (!(area > 0)) continue;
+    // Cut into n² equal triangles, each a sample at its centroid, a few to a slice along the key.
+    const n = Math.min(SAMPLES_MAX, Math.max(1, Math.ceil((SAMPLES_PER_SLICE * (Math.max(ka, kb, kc) - Math.min(ka, kb, kc))) / width)));
+    const w = area / (n * n);
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; i + j < n; j++) {
+        for (let flip = 0; flip < (i + j < n - 1 ? 2 : 1); flip++) {
+          const u = (i + (flip ? 2 : 1) / 3) / n, v = (j + (flip ? 2 : 1) / 3) / n;
+          const d = ka + u * (kb - ka) + v * (kc - ka);
+          const q = 4 * Math.max(0, Math.min(bins - 1, Math.floor(d / width)));
+          surf[q] += w * (Ax + u * ux + v * vx);
+          surf[q + 1] += w * (Ay + u * uy + v * vy);
+          surf[q + 2] += w * (Az + u * uz + v * vz);
+          surf[q + 3] += w;
+        }
+      }
+    }
+  }
+  // The vertices in each slice: the radius is measured from them (and the centre, where a slice has no surface: a part without triangles).
   const sum = new Float64Array(4 * bins), bin = new Int32Array(m);
   for (let k = 0; k < m; k++) {
     const i = verts[k], d = key(k);
@@ -114,10 +156,13 @@ export function centreLine(positions: Float32Array, verts: Int32Array, graph: Me
   if (!plainlyStraight) geo.clear(Array.from(verts, (i) => graph.canon[i]));
   const nodes: number[] = [], counts: number[] = [], idOfBin = new Int32Array(bins).fill(-1);
   for (let b = 0; b < bins; b++) {
-    const c = sum[4 * b + 3];
+    // A node where the part has vertices (as many nodes as before: a long segment between two
+    // rings is one segment), at its surface's centroid.
+    const ws = surf[4 * b + 3], c = sum[4 * b + 3];
     if (c === 0) continue;
+    if (ws > 0) nodes.push(surf[4 * b] / ws, surf[4 * b + 1] / ws, surf[4 * b + 2] / ws);
+    else nodes.push(sum[4 * b] / c, sum[4 * b + 1] / c, sum[4 * b + 2] / c);
     idOfBin[b] = counts.length;
-    nodes.push(sum[4 * b] / c, sum[4 * b + 1] / c, sum[4 * b + 2] / c);
     counts.push(c);
   }
   const nn = counts.length;
@@ -139,6 +184,9 @@ export function centreLine(positions: Float32Array, verts: Int32Array, graph: Me
     const s = straight ? dx * ax + dy * ay + dz * az : dx * dir[3 * j] + dy * dir[3 * j + 1] + dz * dir[3 * j + 2];
     radii[j] += Math.sqrt(Math.max(0, dx * dx + dy * dy + dz * dz - s * s)) / counts[j];
   }
+  // A node whose vertices measure no radius (all on its axis) has its neighbours', interpolated
+  // along the line; none is 0 or not finite.
+  fillRadii(radii, nn, (j) => Number.isFinite(radii[j]) && radii[j] > 0);
   if (nn === 1) {
     // One cross-section: a short piece along the principal axis through it.
     const h = Math.max(1e-6, G / 2);
@@ -161,4 +209,21 @@ export function centreLine(positions: Float32Array, verts: Int32Array, graph: Me
     }
   }
   return { nodes: Float64Array.from(nodes), radii, lowY };
+}
+
+/**
+ * The radii of a line's nodes that `good` says were not measured (0, not finite, or a dip)
+ * interpolated linearly (by node) between the nearest good ones; the nearest one's at the ends.
+ * Left as they are where none is good.
+ */
+export function fillRadii(radii: { [j: number]: number }, nn: number, good: (j: number) => boolean): void {
+  const ok = Uint8Array.from({ length: nn }, (_, j) => (good(j) ? 1 : 0));
+  let prev = -1;
+  for (let j = 0; j <= nn; j++) {
+    if (j < nn && !ok[j]) continue;
+    const lo = prev, hi = j < nn ? j : -1;
+    if (lo < 0 && hi < 0) return;
+    for (let k = lo + 1; k < (hi < 0 ? nn : hi); k++) radii[k] = lo < 0 ? radii[hi] : hi < 0 ? radii[lo] : radii[lo] + ((k - lo) / (hi - lo)) * (radii[hi] - radii[lo]);
+    prev = j;
+  }
 }

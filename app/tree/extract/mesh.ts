@@ -113,6 +113,24 @@ export function verticesByPart(partOfVertex: Int32Array, count: number): { start
 }
 
 /**
+ * Triangles of each part, part by part: part p's are the vertex triples
+ * corners[3 * k .. 3 * k + 2] for k in start[p] .. start[p + 1] - 1.
+ */
+export function trianglesByPart(indices: ArrayLike<number>, partOfVertex: Int32Array, count: number): { start: Int32Array; corners: Uint32Array } {
+  const start = new Int32Array(count + 1);
+  for (let t = 0; t < indices.length; t += 3) start[partOfVertex[indices[t]] + 1]++;
+  for (let p = 0; p < count; p++) start[p + 1] += start[p];
+  const fill = start.slice(0, count), corners = new Uint32Array(3 * start[count]);
+  for (let t = 0; t < indices.length; t += 3) {
+    const k = fill[partOfVertex[indices[t]]]++;
+    corners[3 * k] = indices[t];
+    corners[3 * k + 1] = indices[t + 1];
+    corners[3 * k + 2] = indices[t + 2];
+  }
+  return { start, corners };
+}
+
+/**
  * Vertex adjacency of a mesh over triangle edges (CSR), with vertices at one position merged
  * into the first of them (`canon`): the graph geodesic distances are measured on.
  */

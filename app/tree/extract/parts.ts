@@ -8,11 +8,11 @@
  */
 import { arcFraction, nearestOnLine } from "./polyline";
 import { centreLine, type CentreLine } from "./centre-line";
-import { MIN_RADIUS } from "./constants";
+import { nodeRadius } from "./constants";
 import { EndGrid } from "./end-grid";
 import { Geodesic } from "./geodesic";
 import { CappedSkeletonBuilder } from "./levels";
-import { meshGraph, meshParts, verticesByPart, type MeshGraph, type MeshParts, type PartsHierarchy, type WoodMesh } from "./mesh";
+import { meshGraph, meshParts, trianglesByPart, verticesByPart, type MeshGraph, type MeshParts, type PartsHierarchy, type WoodMesh } from "./mesh";
 
 /** Parts reaching down to within this share of the wood's height of its lowest point stand on the ground: the trunk is one of them. */
 const FOOT = 0.1;
@@ -55,9 +55,9 @@ export function extractFromParts(mesh: WoodMesh, known?: { parts: MeshParts; gra
   const { count, partOfVertex, canon } = known?.parts ?? meshParts(mesh);
   if (count === 0) throw new RangeError("the wood has no triangles");
   const graph = known?.graph ?? meshGraph(mesh, canon), geo = new Geodesic(canon.length);
-  const { start, order } = verticesByPart(partOfVertex, count);
+  const { start, order } = verticesByPart(partOfVertex, count), tris = trianglesByPart(mesh.indices, partOfVertex, count);
   const lines: CentreLine[] = [];
-  for (let p = 0; p < count; p++) lines.push(centreLine(mesh.positions, order.subarray(start[p], start[p + 1]), graph, geo));
+  for (let p = 0; p < count; p++) lines.push(centreLine(mesh.positions, order.subarray(start[p], start[p + 1]), tris.corners.subarray(3 * tris.start[p], 3 * tris.start[p + 1]), graph, geo));
 
   const trunk = trunkPart(mesh, partOfVertex, lines);
 
@@ -170,7 +170,7 @@ export function extractFromParts(mesh: WoodMesh, known?: { parts: MeshParts; gra
     branchOfPart[p] = b;
     for (let k = 0; k < n; k++) {
       const j = nodeOrder(p, k);
-      builder.addNode(b, line.nodes[3 * j], line.nodes[3 * j + 1], line.nodes[3 * j + 2], Math.max(MIN_RADIUS, line.radii[j]));
+      builder.addNode(b, line.nodes[3 * j], line.nodes[3 * j + 1], line.nodes[3 * j + 2], nodeRadius(line.radii[j]));
     }
   }
   const vertexBranch = new Int32Array(partOfVertex.length);

@@ -6,7 +6,8 @@
  * Plain TypeScript over typed arrays: no Babylon.
  */
 import { SAME_POINT } from "../skeleton";
-import { MAX_NODES, MIN_RADIUS } from "./constants";
+import { fillRadii } from "./centre-line";
+import { MAX_NODES, nodeRadius } from "./constants";
 import type { ReebGraph } from "./reeb";
 
 /** A child continues its parent's axis only when it turns less than this (cos 60°, as the turtle). */
@@ -17,6 +18,8 @@ const MIN_SLICE = 0.25;
 const SLICE_SPREAD = 1.5;
 /** Directions at a fork are measured over this many slices on either side. */
 const DIRECTION_SLICES = 3;
+/** An inner node measuring under this share of the thinner of its neighbours' radii has not measured its own (a fork point's few vertices). */
+const RADIUS_DIP = 0.5;
 
 /** One branch found in the welded wood, before it goes to the SkeletonBuilder. */
 export interface FoundBranch {
@@ -219,8 +222,14 @@ export function reebBranches(P: Float32Array, reeb: ReebGraph, found: FoundBranc
     }
     for (let j = 0; j < nn; j++) {
       if (rcount[o + j] > 0) lastR = rsum[o + j] / rcount[o + j];
-      radii.push(Math.max(MIN_RADIUS, lastR)); // a node with no vertices of its own (the fork point) takes its neighbour's
+      radii.push(lastR); // a node with no vertices of its own (the fork point) takes its neighbour's
     }
+    // A fork node whose few vertices lie near it measures a radius far below its neighbours' (down
+    // to 0): a hinge in the middle of a branch for every method (bending stiffness goes as r⁴). It
+    // gets its neighbours' radius, interpolated.
+    const measured = radii.slice();
+    fillRadii(radii, nn, (j) => Number.isFinite(measured[j]) && measured[j] > 0 && (j === 0 || j === nn - 1 || measured[j] >= RADIUS_DIP * Math.min(measured[j - 1], measured[j + 1])));
+    for (let j = 0; j < nn; j++) radii[j] = nodeRadius(radii[j]);
   }
   return branchOfVertex;
 }

@@ -54,12 +54,13 @@ export function upFromWood(mesh: WoodMesh): FoundUp | null {
   const m: number[] = [];
   for (let i = 0; i < partOfVertex.length; i++) if (partOfVertex[i] === largest) m.push(i);
   if (m.length < 3) return null;
-  const trunkVerts = Int32Array.from(m);
-  let trunk: CentreLine = centreLine(mesh.positions, trunkVerts, graph, geo);
+  const trunkVerts = Int32Array.from(m), trunkTris: number[] = [];
+  for (let t = 0; t < idx.length; t += 3) if (partOfVertex[idx[t]] === largest) trunkTris.push(idx[t], idx[t + 1], idx[t + 2]);
+  let trunk: CentreLine = centreLine(mesh.positions, trunkVerts, trunkTris, graph, geo);
   // Measured from both ends and averaged, so the answer does not depend on which end the
   // slicing started from.
   {
-    const other = centreLine(mesh.positions, trunkVerts, graph, geo, true);
+    const other = centreLine(mesh.positions, trunkVerts, trunkTris, graph, geo, true);
     if (other.radii.length === trunk.radii.length) {
       const n = trunk.radii.length, radii = new Float64Array(n);
       for (let j = 0; j < n; j++) radii[j] = (trunk.radii[j] + other.radii[n - 1 - j]) / 2;

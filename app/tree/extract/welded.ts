@@ -9,11 +9,11 @@
  */
 import { SAME_POINT, type TreeSkeleton } from "../skeleton";
 import { centreLine, type CentreLine } from "./centre-line";
-import { MIN_RADIUS } from "./constants";
+import { MIN_RADIUS, nodeRadius } from "./constants";
 import { EndGrid } from "./end-grid";
 import { Geodesic } from "./geodesic";
 import { CappedSkeletonBuilder } from "./levels";
-import { meshGraph, meshParts, verticesByPart, type MeshGraph, type MeshParts, type PartsHierarchy, type WoodMesh } from "./mesh";
+import { meshGraph, meshParts, trianglesByPart, verticesByPart, type MeshGraph, type MeshParts, type PartsHierarchy, type WoodMesh } from "./mesh";
 import { arcFraction, nearestOnLine } from "./polyline";
 import { reebBranches, type FoundBranch } from "./reeb-branches";
 import { reebGraph, type ReebGraph } from "./reeb";
@@ -56,7 +56,7 @@ export function weldedHierarchy(mesh: WoodMesh, parts: MeshParts, graph: MeshGra
   const branchOfVertex = reebBranches(P, reeb, found);
   const vertexBranch = new Int32Array(n).fill(-1);
   for (let i = 0; i < n; i++) if (partOfVertex[i] === main) vertexBranch[i] = branchOfVertex[canon[i]];
-  if (count > 1) attachParts(P, graph, partOfVertex, main, count, found, vertexBranch);
+  if (count > 1) attachParts(P, mesh.indices, graph, partOfVertex, main, count, found, vertexBranch);
   return { skeleton: buildSkeleton(found), vertexBranch, parts: count };
 }
 
@@ -65,12 +65,12 @@ export function weldedHierarchy(mesh: WoodMesh, parts: MeshParts, graph: MeshGra
  * onto the wood already placed nearest first (Prim, as extractFromParts), its base the end
  * nearest that wood, measured in the radii of the branch it would join.
  */
-function attachParts(P: Float32Array, graph: MeshGraph, partOfVertex: Int32Array, main: number, count: number, found: FoundBranch[], vertexBranch: Int32Array): void {
+function attachParts(P: Float32Array, indices: WoodMesh["indices"], graph: MeshGraph, partOfVertex: Int32Array, main: number, count: number, found: FoundBranch[], vertexBranch: Int32Array): void {
   const n = partOfVertex.length;
-  const { start, order } = verticesByPart(partOfVertex, count);
+  const { start, order } = verticesByPart(partOfVertex, count), tris = trianglesByPart(indices, partOfVertex, count);
   const geo = new Geodesic(n);
   const lines: (CentreLine | null)[] = [];
-  for (let p = 0; p < count; p++) lines.push(p === main ? null : centreLine(P, order.subarray(start[p], start[p + 1]), graph, geo));
+  for (let p = 0; p < count; p++) lines.push(p === main ? null : centreLine(P, order.subarray(start[p], start[p + 1]), tris.corners.subarray(3 * tris.start[p], 3 * tris.start[p + 1]), graph, geo));
   // best[2p + e]: how near end e of part p is to the placed wood, in the radii of the branch it would join.
   const best = new Float64Array(2 * count).fill(Infinity), bestBranch = new Int32Array(2 * count).fill(-1), bestNode = new Int32Array(2 * count);
   const near = { d2: 0, seg: 0, f: 0 };
@@ -140,7 +140,7 @@ function attachParts(P: Float32Array, graph: MeshGraph, partOfVertex: Int32Array
     for (let j = 0; j < nn; j++) {
       const s = end === 0 ? j : nn - 1 - j;
       nodes.push(l.nodes[3 * s], l.nodes[3 * s + 1], l.nodes[3 * s + 2]);
-      radii.push(Math.max(MIN_RADIUS, l.radii[s]));
+      radii.push(nodeRadius(l.radii[s]));
     }
     const b = found.length;
     found.push({ parent: bestBranch[2 * pick + end], originNode: bestNode[2 * pick + end], nodes, radii });
