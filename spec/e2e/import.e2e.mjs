@@ -131,7 +131,10 @@ test("a sample model picked in the panel: progress, summary, skeleton overlay by
   for (const [id, m] of Object.entries(moved)) {
     assert.equal(m.nonFinite, false, `${id} went non-finite on the model`);
     assert.ok(m.finite, `${id}: a tip is not finite`);
-    if (id !== "rest") assert.ok(m.moved > 0.01, `${id} did not move the model (${m.moved} m)`);
+    // A thick-wooded 7.3 m tree (a 0.5 m trunk): the physical methods bend it millimetres at 14 m/s
+    // (the reference's static bend of its tips: 3.3 mm), none by a tenth of its height (a blow-up).
+    if (id !== "rest") assert.ok(m.moved > 0.001, `${id} did not move the model (${m.moved} m)`);
+    assert.ok(m.moved < 0.1 * 7.265, `${id} moved a tip ${m.moved.toFixed(2)} m in a 14 m/s wind: unstable on the model`);
   }
   await frames(page, 2);
   await shot("import-four-methods");
