@@ -24,6 +24,16 @@ export interface CentreLine {
   radii: Float64Array;
   /** Lowest y of the part's vertices. */
   lowY: number;
+  /**
+   * The same line through the mean of each slice's vertices (its rings), with the radii measured
+   * from it: where the parts' hierarchy looks for the point a child grows from (parts.ts). A
+   * child's base lies on its parent's ring, where the parent's tube bends; a slice's surface
+   * centroid cuts the corner of that bend (1 to 3 cm on the sympodial tree's twigs, over half
+   * their radius), the ring's centre does not. Not a skeleton's nodes: on a low-poly tube a slice
+   * that caught part of a ring puts its centre on the bark, with a radius of 0.
+   */
+  rings: Float64Array;
+  ringRadii: Float64Array;
 }
 
 /**
@@ -154,61 +164,67 @@ export function centreLine(positions: Float32Array, verts: Int32Array, tris: Arr
     sum[4 * b + 3]++;
   }
   if (!plainlyStraight) geo.clear(Array.from(verts, (i) => graph.canon[i]));
-  const nodes: number[] = [], counts: number[] = [], idOfBin = new Int32Array(bins).fill(-1);
+  const nodes: number[] = [], rings: number[] = [], counts: number[] = [], idOfBin = new Int32Array(bins).fill(-1);
   for (let b = 0; b < bins; b++) {
     // A node where the part has vertices (as many nodes as before: a long segment between two
-    // rings is one segment), at its surface's centroid.
+    // rings is one segment), at its surface's centroid; its ring at its vertices' mean.
     const ws = surf[4 * b + 3], c = sum[4 * b + 3];
     if (c === 0) continue;
+    rings.push(sum[4 * b] / c, sum[4 * b + 1] / c, sum[4 * b + 2] / c);
     if (ws > 0) nodes.push(surf[4 * b] / ws, surf[4 * b + 1] / ws, surf[4 * b + 2] / ws);
     else nodes.push(sum[4 * b] / c, sum[4 * b + 1] / c, sum[4 * b + 2] / c);
     idOfBin[b] = counts.length;
     counts.push(c);
   }
   const nn = counts.length;
-  // The local axis at each node, from its neighbours (the principal axis for a single node).
-  const dir = new Float64Array(3 * nn);
-  for (let j = 0; j < nn; j++) {
-    const a = Math.max(0, j - 1), b = Math.min(nn - 1, j + 1);
-    let dx = nodes[3 * b] - nodes[3 * a], dy = nodes[3 * b + 1] - nodes[3 * a + 1], dz = nodes[3 * b + 2] - nodes[3 * a + 2];
-    let l = Math.hypot(dx, dy, dz);
-    if (!(l > 0)) {
-      dx = ax; dy = ay; dz = az; l = 1;
+  /** Radii measured from the line through `at` (a node a slice), its ends moved out to the part's: the line's nodes and radii. */
+  const finish = (at: number[]): { nodes: Float64Array; radii: Float64Array } => {
+    // The local axis at each node, from its neighbours (the principal axis for a single node).
+    const dir = new Float64Array(3 * nn);
+    for (let j = 0; j < nn; j++) {
+      const a = Math.max(0, j - 1), b = Math.min(nn - 1, j + 1);
+      let dx = at[3 * b] - at[3 * a], dy = at[3 * b + 1] - at[3 * a + 1], dz = at[3 * b + 2] - at[3 * a + 2];
+      let l = Math.hypot(dx, dy, dz);
+      if (!(l > 0)) {
+        dx = ax; dy = ay; dz = az; l = 1;
+      }
+      dir[3 * j] = dx / l; dir[3 * j + 1] = dy / l; dir[3 * j + 2] = dz / l;
     }
-    dir[3 * j] = dx / l; dir[3 * j + 1] = dy / l; dir[3 * j + 2] = dz / l;
-  }
-  const radii = new Float64Array(Math.max(2, nn));
-  for (let k = 0; k < m; k++) {
-    const i = 3 * verts[k], j = idOfBin[bin[k]];
-    const dx = positions[i] - nodes[3 * j], dy = positions[i + 1] - nodes[3 * j + 1], dz = positions[i + 2] - nodes[3 * j + 2];
-    const s = straight ? dx * ax + dy * ay + dz * az : dx * dir[3 * j] + dy * dir[3 * j + 1] + dz * dir[3 * j + 2];
-    radii[j] += Math.sqrt(Math.max(0, dx * dx + dy * dy + dz * dz - s * s)) / counts[j];
-  }
+    const radii = new Float64Array(Math.max(2, nn));
+    for (let k = 0; k < m; k++) {
+      const i = 3 * verts[k], j = idOfBin[bin[k]];
+      const dx = positions[i] - at[3 * j], dy = positions[i + 1] - at[3 * j + 1], dz = positions[i + 2] - at[3 * j + 2];
+      const s = straight ? dx * ax + dy * ay + dz * az : dx * dir[3 * j] + dy * dir[3 * j + 1] + dz * dir[3 * j + 2];
+      radii[j] += Math.sqrt(Math.max(0, dx * dx + dy * dy + dz * dz - s * s)) / counts[j];
+    }
+    if (nn === 1) {
+      // One cross-section: a short piece along the principal axis through it.
+      const h = Math.max(1e-6, G / 2);
+      const p = [at[0], at[1], at[2]];
+      return { nodes: Float64Array.of(p[0] - h * ax, p[1] - h * ay, p[2] - h * az, p[0] + h * ax, p[1] + h * ay, p[2] + h * az), radii: Float64Array.of(radii[0], radii[0]) };
+    }
+    // The end slices' centres sit inside the part: move them out to its ends (for a straight part
+    // exactly to its extremes along the axis; for a bent one half a slice along the line).
+    const line = Float64Array.from(at), last = nn - 1;
+    if (straight) {
+      const along = (j: number) => (line[3 * j] - cx) * ax + (line[3 * j + 1] - cy) * ay + (line[3 * j + 2] - cz) * az;
+      const d0 = along(0) - smin, d1 = smax - along(last);
+      line[0] -= d0 * ax; line[1] -= d0 * ay; line[2] -= d0 * az;
+      line[3 * last] += d1 * ax; line[3 * last + 1] += d1 * ay; line[3 * last + 2] += d1 * az;
+    } else {
+      const half = G / bins / 2;
+      for (let c = 0; c < 3; c++) {
+        line[c] -= half * dir[c];
+        line[3 * last + c] += half * dir[3 * last + c];
+      }
+    }
+    return { nodes: line, radii };
+  };
+  const centre = finish(nodes), ring = finish(rings);
   // A node whose vertices measure no radius (all on its axis) has its neighbours', interpolated
-  // along the line; none is 0 or not finite.
-  fillRadii(radii, nn, (j) => Number.isFinite(radii[j]) && radii[j] > 0);
-  if (nn === 1) {
-    // One cross-section: a short piece along the principal axis through it.
-    const h = Math.max(1e-6, G / 2);
-    const p = [nodes[0], nodes[1], nodes[2]];
-    return { nodes: Float64Array.of(p[0] - h * ax, p[1] - h * ay, p[2] - h * az, p[0] + h * ax, p[1] + h * ay, p[2] + h * az), radii: Float64Array.of(radii[0], radii[0]), lowY };
-  }
-  // The end slices' centres sit inside the part: move them out to its ends (for a straight part
-  // exactly to its extremes along the axis; for a bent one half a slice along the line).
-  const last = nn - 1;
-  if (straight) {
-    const at = (j: number) => (nodes[3 * j] - cx) * ax + (nodes[3 * j + 1] - cy) * ay + (nodes[3 * j + 2] - cz) * az;
-    const d0 = at(0) - smin, d1 = smax - at(last);
-    nodes[0] -= d0 * ax; nodes[1] -= d0 * ay; nodes[2] -= d0 * az;
-    nodes[3 * last] += d1 * ax; nodes[3 * last + 1] += d1 * ay; nodes[3 * last + 2] += d1 * az;
-  } else {
-    const half = G / bins / 2;
-    for (let c = 0; c < 3; c++) {
-      nodes[c] -= half * dir[c];
-      nodes[3 * last + c] += half * dir[3 * last + c];
-    }
-  }
-  return { nodes: Float64Array.from(nodes), radii, lowY };
+  // along the line; none is 0 or not finite. (The rings' radii stay as measured.)
+  fillRadii(centre.radii, centre.radii.length, (j) => Number.isFinite(centre.radii[j]) && centre.radii[j] > 0);
+  return { nodes: centre.nodes, radii: centre.radii, lowY, rings: ring.nodes, ringRadii: ring.radii };
 }
 
 /**

@@ -68,9 +68,12 @@ export function extractFromParts(mesh: WoodMesh, known?: { parts: MeshParts; gra
   const near = { d2: 0, seg: 0, f: 0 };
   const attachOrder: number[] = [];
   const baseEnd = new Uint8Array(count), parentOf = new Int32Array(count).fill(-1), seg = new Int32Array(count), segF = new Float64Array(count);
+  // Where a part joins the wood is measured on the lines through its rings (CentreLine.rings): a
+  // child's base is on a ring of its parent, which a slice's surface centroid misses where the
+  // parent bends. The skeleton's nodes are the centroids.
   /** Whether the nearest point found on part p's line is within two base radii of p's base. */
   const nearBase = (p: number, at: { seg: number; f: number }): boolean => {
-    const l = lines[p].nodes, radii = lines[p].radii, last = radii.length - 1;
+    const l = lines[p].rings, radii = lines[p].ringRadii, last = radii.length - 1;
     const j = 3 * at.seg, k = baseEnd[p] === 0 ? 0 : last;
     const x = l[j] + at.f * (l[j + 3] - l[j]) - l[3 * k], y = l[j + 1] + at.f * (l[j + 4] - l[j + 1]) - l[3 * k + 1], z = l[j + 2] + at.f * (l[j + 5] - l[j + 2]) - l[3 * k + 2];
     return Math.hypot(x, y, z) < 2 * radii[k];
@@ -79,19 +82,19 @@ export function extractFromParts(mesh: WoodMesh, known?: { parts: MeshParts; gra
   let lo = [Infinity, Infinity, Infinity];
   const hi = [-Infinity, -Infinity, -Infinity];
   for (const l of lines) {
-    for (let j = 0; j < l.nodes.length; j += 3) {
+    for (let j = 0; j < l.rings.length; j += 3) {
       for (let c = 0; c < 3; c++) {
-        lo[c] = Math.min(lo[c], l.nodes[j + c]);
-        hi[c] = Math.max(hi[c], l.nodes[j + c]);
+        lo[c] = Math.min(lo[c], l.rings[j + c]);
+        hi[c] = Math.max(hi[c], l.rings[j + c]);
       }
     }
   }
   lo = lo.map((v) => v - 1e-6);
   const grid = new EndGrid(lo, Math.max(1e-6, hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]));
-  for (let q = 0; q < count; q++) grid.add(q, lines[q].nodes);
+  for (let q = 0; q < count; q++) grid.add(q, lines[q].rings);
   /** Measures end e of part q against placed part p. */
   const update = (p: number, q: number, e: number) => {
-    const line = lines[p].nodes, radii = lines[p].radii, l = lines[q].nodes;
+    const line = lines[p].rings, radii = lines[p].ringRadii, l = lines[q].rings;
     const o = e === 0 ? 0 : l.length - 3;
     nearestOnLine(line, l[o], l[o + 1], l[o + 2], near);
     // Distance in the candidate's radii (under 1: inside it), so a twig starting on a thin
@@ -110,7 +113,7 @@ export function extractFromParts(mesh: WoodMesh, known?: { parts: MeshParts; gra
   const place = (p: number) => {
     placed[p] = 1;
     attachOrder.push(p);
-    grid.near(lines[p].nodes, lines[p].radii, (end) => {
+    grid.near(lines[p].rings, lines[p].ringRadii, (end) => {
       if (!placed[end >> 1]) update(p, end >> 1, end & 1);
     });
   };
@@ -120,7 +123,7 @@ export function extractFromParts(mesh: WoodMesh, known?: { parts: MeshParts; gra
   };
   // The trunk's base is its lower end.
   {
-    const l = lines[trunk].nodes;
+    const l = lines[trunk].rings;
     baseEnd[trunk] = l[1] <= l[l.length - 2] ? 0 : 1;
   }
   place(trunk);
@@ -165,7 +168,7 @@ export function extractFromParts(mesh: WoodMesh, known?: { parts: MeshParts; gra
       const q = parentOf[p], ql = lines[q];
       // Where along the parent (its own base-to-tip order), as a fraction of its arc length.
       const qn = ql.radii.length, fromBase = baseEnd[q] === 0 ? seg[p] + segF[p] : qn - 1 - (seg[p] + segF[p]);
-      b = builder.addChild(branchOfPart[q], arcFraction(ql.nodes, seg[p], segF[p], baseEnd[q] === 1), Math.round(fromBase));
+      b = builder.addChild(branchOfPart[q], arcFraction(ql.rings, seg[p], segF[p], baseEnd[q] === 1), Math.round(fromBase));
     }
     branchOfPart[p] = b;
     for (let k = 0; k < n; k++) {
