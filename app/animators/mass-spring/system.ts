@@ -26,10 +26,8 @@
  * i (from mass i to its parent j, whose parent is k), x_ij = x_i - x_j, u_i = x_i - x_j:
  * - linear (eq. 1): C = |x_ij| - L, stiff, ζ_axial = AXIAL_DAMPING_RATIO. Calibrated: the wood's
  *   axial stiffness k = E π r_a r_b / L (∫ ds / E A over the linear taper; at least m_i (2π f_axial)²),
- *   as the angular springs are its E I. Sized on the segment's own mass alone (k = m_i (2π f_axial)²,
- *   what paper-literal keeps), a twig's spring is softer than its own angular spring (79 against
- *   520 N/m on the habel model's 7 cm, 1.7 mm tips) while the leaves it carries take 30-60 N of
- *   drag in a 20 m/s gust: they stretched straight tips to 2-2.7 times their length.
+ *   as the angular springs are its E I (on its own mass alone, as paper-literal keeps, leafy twigs
+ *   of the habel model stretched to 2-2.7 times their length in a 20 m/s gust).
  * - angular, in the parent's frame: eq. 2 "restricts the motion of a branch to a rest angle with
  *   respect to its parent branch"; written as a vector, C_v = u_i - R_j u_i⁰, with u_i⁰ the
  *   segment at rest and R_j the rotation of the parent segment's frame from rest. C_v = 0 at rest
@@ -52,10 +50,8 @@
  *   chain's springs did work over a cycle: the sympodial tree's spiralling trunk swung free with
  *   ζ -0.007 where no damping was set, and 0.031 against the slider's 0.040.
  *   That pull is taken explicitly: at a zigzag (a segment kinked sharply off a parent kinked
- *   sharply off its own, as skeletons extracted from models have) it is a stiffness of the child's
- *   bend spring on the grandparent segment's turn, far beyond what an explicit step takes, so each
- *   spring's share of it (`twistShare`) is cut to what the step integrates stably (twistShares);
- *   on the demo and sympodial trees nothing is cut.
+ *   sharply off its own) it is a stiffness far beyond what an explicit step takes, so each spring's
+ *   share of it (`twistShare`) is cut to what the step integrates stably (checks.ts twistShares).
  * - A node's radius for the bending stiffness is at least the largest further out on its branch
  *   (a model's node that measures 0 inside a branch would otherwise be a hinge).
  *   Energy ½ k |C_v|² ≈ ½ k L_i² θ², so k = K_i / L_i² for a rotational stiffness K_i (N·m/rad).
@@ -86,9 +82,12 @@ import { cylinderDragFactor, WOOD_DENSITY } from "../../wind/drag";
 import { defaultMaterial, type PhysicalMaterial } from "../../physics/material";
 import { dampingRatio } from "../../physics/damping";
 import { frameReactions, minimalRotation, mul3 } from "./frames";
+import { instability, maxDisplacement, maxStrain, segmentLength, twistShares } from "./checks";
+
+export { explicitEulerStep } from "./checks";
 
 // Math's members read once: in jest's vm context every read of the global `Math` is slow (see wind-field.ts).
-const { sqrt, hypot, max, abs, PI } = Math;
+const { sqrt, hypot, max, PI } = Math;
 
 /** The paper's mass rule, m_i = w_i + (1 + ε) D_i (paper-literal). */
 export const MASS_EPSILON = 0.05;
@@ -227,7 +226,7 @@ export class MassSpringSystem {
     }
     this.restLength = new Float64Array(n);
     for (let i = 2; i < n; i++) {
-      const L = this.dist(this.rest, i, this.parent[i]);
+      const L = segmentLength(this.rest, i, this.parent[i]);
       if (!(L > 1e-9)) throw new Error(`mass ${i} (node ${this.node[i]}) sits on its parent: a segment of zero length`);
       this.restLength[i] = L;
     }
@@ -400,37 +399,8 @@ export class MassSpringSystem {
         this.eq2Kd[i] = 0;
       }
     }
-    this.twistShares(h);
+    twistShares(this, h);
     this.dampedFor = h;
-  }
-
-  /**
-   * twistShare for steps of h (file comment): the pull of segment i's spring through the twist of
-   * R_k about û_j, k = p(j), is a stiffness k g on the turn of segment k, g = |t × û_j|² |û_j × û_k|² / L_k²
-   * (at rest), on the pair of masses at its ends (reduced mass μ), taken explicitly at the step's
-   * end; it stays stable while σ g (3 k h² + 2 h k_d) ≤ μ.
-   */
-  private twistShares(h: number): void {
-    const n = this.count, r = this.rest, par = this.parent, share = this.twistShare;
-    share.fill(1);
-    for (let i = 2; i < n; i++) {
-      const j = par[i], k = par[j];
-      if (k < 2) continue; // segments 0 and 1 are held: no pull through their frames
-      const l = par[k], kb = this.bendK[i];
-      if (!(kb > 0)) continue;
-      const Lj = this.restLength[j], Lk = this.restLength[k];
-      const ux = (r[3 * j] - r[3 * k]) / Lj, uy = (r[3 * j + 1] - r[3 * k + 1]) / Lj, uz = (r[3 * j + 2] - r[3 * k + 2]) / Lj;
-      const vx = (r[3 * k] - r[3 * l]) / Lk, vy = (r[3 * k + 1] - r[3 * l + 1]) / Lk, vz = (r[3 * k + 2] - r[3 * l + 2]) / Lk;
-      const tx = r[3 * i] - r[3 * j], ty = r[3 * i + 1] - r[3 * j + 1], tz = r[3 * i + 2] - r[3 * j + 2];
-      // |t × û_j|², |û_j × û_k|²
-      const a = (ty * uz - tz * uy) ** 2 + (tz * ux - tx * uz) ** 2 + (tx * uy - ty * ux) ** 2;
-      const b = (uy * vz - uz * vy) ** 2 + (uz * vx - ux * vz) ** 2 + (ux * vy - uy * vx) ** 2;
-      const g = a * b / (Lk * Lk);
-      const mk = this.mass[k], ml = this.mass[l];
-      const mu = this.fixed[l] ? mk : mk * ml / (mk + ml);
-      const need = g * (3 * kb * h * h + 2 * h * this.bendKd[i]);
-      if (need > mu) share[i] = mu / need;
-    }
   }
 
   /**
@@ -591,63 +561,24 @@ export class MassSpringSystem {
     out[a + 9] = hz * tx * s; out[a + 10] = hz * ty * s; out[a + 11] = hz * tz * s - td;
   }
 
-  /** Relative change of every segment's length, max |(|x_ij| - L) / L|. */
+  /** Relative change of every segment's length, max |(|x_ij| - L) / L| (checks.ts). */
   maxStrain(): number {
-    let m = 0;
-    for (let i = 2; i < this.count; i++) m = max(m, abs(this.dist(this.position, i, this.parent[i]) / this.restLength[i] - 1));
-    return m;
+    return maxStrain(this);
   }
 
   /** Largest distance of a mass from its rest position, metres. */
   maxDisplacement(): number {
-    let m = 0;
-    for (let i = 0; i < this.count; i++) m = max(m, this.dist2(this.position, this.rest, i));
-    return m;
+    return maxDisplacement(this);
   }
 
-  /**
-   * Why the state cannot be a tree's motion, or null: a mass farther from its rest than twice the
-   * tree's reach (its farthest mass from the trunk's base; no bend takes a point farther), or a
-   * segment stretched to twice its length or shrunk to a third (the linear springs are stiff).
-   * What a simulation that went unstable shows while still finite.
-   */
+  /** Why the state cannot be a tree's motion, or null (checks.ts). */
   instability(): string | null {
-    const r = this.rest, n = this.count;
-    let reach = 0;
-    for (let i = 0; i < n; i++) reach = max(reach, hypot(r[3 * i] - r[3], r[3 * i + 1] - r[4], r[3 * i + 2] - r[5]));
-    let far = 0, at = 0;
-    for (let i = 0; i < n; i++) {
-      const d = this.dist2(this.position, r, i);
-      if (d > far) {
-        far = d;
-        at = i;
-      }
-    }
-    if (far > 2 * reach) return `mass ${at} is ${far.toPrecision(3)} m from its rest, beyond twice the tree's reach (${reach.toPrecision(3)} m)`;
-    for (let i = 2; i < n; i++) {
-      const s = this.dist(this.position, i, this.parent[i]) / this.restLength[i];
-      if (s > 2 || s < 1 / 3) return `segment ${i} is ${s.toPrecision(3)} times its rest length`;
-    }
-    return null;
+    return instability(this);
   }
 
   isFinite(): boolean {
     for (let i = 0; i < this.position.length; i++) if (!Number.isFinite(this.position[i]) || !Number.isFinite(this.velocity[i])) return false;
     return true;
-  }
-
-  /**
-   * |p_a - p_b|, as forces() and the implicit step measure a segment (the same operations): the
-   * rest pose is exactly free of the stiff linear springs' force (E A / L: a last-bit difference
-   * of hypot's is 1e-8 N on a trunk).
-   */
-  private dist(p: Float64Array, a: number, b: number): number {
-    const x = p[3 * a] - p[3 * b], y = p[3 * a + 1] - p[3 * b + 1], z = p[3 * a + 2] - p[3 * b + 2];
-    return sqrt(x * x + y * y + z * z);
-  }
-
-  private dist2(p: Float64Array, q: Float64Array, a: number): number {
-    return hypot(p[3 * a] - q[3 * a], p[3 * a + 1] - q[3 * a + 1], p[3 * a + 2] - q[3 * a + 2]);
   }
 }
 
@@ -664,18 +595,4 @@ function addTo(f: Float64Array, i: number, x: number, y: number, z: number): voi
   f[3 * i] += x;
   f[3 * i + 1] += y;
   f[3 * i + 2] += z;
-}
-
-/** Forward (explicit) Euler, for comparison: x += h v, v += h M⁻¹ f(x, v), both from the start of the step. */
-export function explicitEulerStep(sys: MassSpringSystem, h: number, f: Float64Array): void {
-  sys.forces(f);
-  const x = sys.position, v = sys.velocity;
-  for (let i = 0; i < sys.count; i++) {
-    if (sys.fixed[i]) continue;
-    const im = 1 / sys.mass[i];
-    for (let c = 0; c < 3; c++) {
-      x[3 * i + c] += h * v[3 * i + c];
-      v[3 * i + c] += h * im * f[3 * i + c];
-    }
-  }
 }
