@@ -283,16 +283,16 @@ test("an imported model's GPU deformation agrees with its TypeScript twin (spect
     const r = await page.evaluate(async (method) => {
       const s = window.sandbox;
       await s.use(method);
-      // A storm: calibrated on the oak beam, the twisted tree's spectral-beam bend at 15 m/s is
-      // under 1 % of its height (0.16 m on 16.3 m), too little motion to compare.
+      // A storm: the twisted tree's wood is thick (its 0.4 m trunk bends a few centimetres at
+      // 30 m/s), so the motion to compare is centimetres, not metres.
       s.wind({ speed: 30, gust: 0.3 });
       s.pause();
       s.step(45);
       return { check: await window.sandboxDebug.gpuTwinCheck(256), height: window.sandboxDebug.tree().height };
     }, id);
     log(`${id}: ${JSON.stringify(r)}`);
-    assert.ok(r.check.samples > 0 && r.check.maxDisplacement > 10e-3 * r.height, `${id}: the sampled vertices moved only ${r.check.maxDisplacement} m (under 1% of the model's height): nothing to compare`);
-    assert.ok(r.check.maxError < 1e-3 * r.height, `${id}: GPU and twin differ by ${r.check.maxError} m on the model`);
+    assert.ok(r.check.samples > 0 && r.check.maxDisplacement > 2e-3 * r.height, `${id}: the sampled vertices moved only ${r.check.maxDisplacement} m (under 0.2 % of the model's height): nothing to compare`);
+    assert.ok(r.check.maxError < 0.01 * r.check.maxDisplacement, `${id}: GPU and twin differ by ${r.check.maxError} m on the model, over 1 % of the ${r.check.maxDisplacement} m the vertices moved`);
   }
   assert.deepEqual(errors, []);
 }, { timeout: 180_000 });
