@@ -20,9 +20,6 @@ export const CHROMIUM_ARGS = [
   "--disable-quic",
   "--disable-default-apps",
   "--disable-domain-reliability",
-  // The page's compositor in software rather than through SwiftShader: a 1280 x 720 frame of the
-  // demo tree drew in about 190 ms instead of 300 (the WebGL canvas is still SwiftShader's).
-  "--disable-gpu-compositing",
 ];
 
 // Profiles still on disk when the process exits (Ctrl-C: playwright kills its browsers and exits).
