@@ -164,6 +164,12 @@ export interface AnimatorProvider<P extends Params> {
   readonly source: string;
   /** The one declaration of its parameters. Every method declares `damping` (0 to 1). */
   readonly params: ParamSpec<P>;
+  /**
+   * Values the calibration sets on top of the method's parameters as shown, where a method would
+   * otherwise stop being an elastic tree in its winds (sph-particles: unbreakable wood and leaves,
+   * or a 20 m/s stage measures twigs falling off). None: the parameters as shown.
+   */
+  readonly calibrationParams?: Partial<P>;
   create(ctx: AnimatorContext, params: P): Animator<P>;
 }
 

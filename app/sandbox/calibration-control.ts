@@ -29,7 +29,7 @@ export interface CalibrationHost {
   /** A sandbox with no canvas showing the tree and material on show. */
   offscreen(): Promise<OffscreenSandbox>;
   /** The methods there are, and each one's parameters as set. */
-  methods(): { id: string; label: string }[];
+  methods(): { id: string; label: string; calibrationParams?: Record<string, ParamValue> }[];
   paramsOf(id: string): Record<string, ParamValue>;
   /** The tree on show, its name, its material, and a number that changes with either. */
   tree(): { skeleton: TreeSkeleton; name: string; material: PhysicalMaterial; version: number } | null;
@@ -108,7 +108,7 @@ export class CalibrationControl {
         const id = methods[k], label = labels.get(id) ?? id;
         // The method as set on screen: its parameters (the damping slider among them) go with it.
         const params = this.host.paramsOf(id);
-        sb.params(id, params);
+        sb.params(id, { ...params, ...(this.host.methods().find((m) => m.id === id)?.calibrationParams ?? {}) });
         const m = await calibrateMethod({
           async restart(speed, turbulence = 0) {
             sb.wind({ speed, direction: 0, vertical: 0, turbulence, gust: 0 });

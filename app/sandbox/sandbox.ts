@@ -140,7 +140,7 @@ export class Sandbox {
     this.urlSync = new UrlSync(this.events.changes, () => (this.trees.tree && !options.offscreen ? this.addressState() : null), error);
     this.calibration = new CalibrationControl({
       offscreen: () => this.offscreen(),
-      methods: () => registry.list().map((p) => ({ id: p.id, label: p.label })),
+      methods: () => registry.list().map((p) => ({ id: p.id, label: p.label, calibrationParams: p.calibrationParams })),
       paramsOf: (id) => this.methods.get(id),
       tree: () => (this.trees.tree ? { skeleton: this.trees.tree.skeleton, name: this.trees.fileName, material: this.physics.get(), version: this.treeVersion } : null),
       runReference,
