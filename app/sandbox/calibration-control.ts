@@ -28,7 +28,7 @@ export interface OffscreenSandbox {
 export interface CalibrationHost {
   /** A sandbox with no canvas showing the tree and material on show. */
   offscreen(): Promise<OffscreenSandbox>;
-  /** The methods there are, and each one's parameters as set. */
+  /** The methods there are (with the values each is calibrated with on top of its own), and each one's parameters as set. */
   methods(): { id: string; label: string; calibrationParams?: Record<string, ParamValue> }[];
   paramsOf(id: string): Record<string, ParamValue>;
   /** The tree on show, its name, its material, and a number that changes with either. */
@@ -86,7 +86,7 @@ export class CalibrationControl {
     if (!tree) throw new Error("there is no tree on show yet");
     if (this.busy) throw new RangeError("a calibration is under way; wait for it to finish");
     const t0 = Date.now();
-    const labels = new Map(this.host.methods().map((m) => [m.id, m.label]));
+    const listed = new Map(this.host.methods().map((m) => [m.id, m]));
     const levels = Int32Array.from(tree.skeleton.branchLevel);
     const progress = (fraction: number, text: string) => {
       this.busy = { text, fraction };
@@ -105,10 +105,10 @@ export class CalibrationControl {
       const sb = offscreen;
       let sliceStart = performance.now();
       for (let k = 0; k < methods.length; k++) {
-        const id = methods[k], label = labels.get(id) ?? id;
+        const id = methods[k], label = listed.get(id)?.label ?? id;
         // The method as set on screen: its parameters (the damping slider among them) go with it.
         const params = this.host.paramsOf(id);
-        sb.params(id, { ...params, ...(this.host.methods().find((m) => m.id === id)?.calibrationParams ?? {}) });
+        sb.params(id, { ...params, ...listed.get(id)?.calibrationParams });
         const m = await calibrateMethod({
           async restart(speed, turbulence = 0) {
             sb.wind({ speed, direction: 0, vertical: 0, turbulence, gust: 0 });
