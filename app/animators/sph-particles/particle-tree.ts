@@ -23,7 +23,8 @@
  * limits of eqs. 9-10 are the wood's own: by default the modulus of rupture of the species' green
  * wood over its E (oak 57 MPa / 8.6 GPa = 0.66 %, Wood Handbook Table 5-3a; material.ts), the same
  * at every level. At a joint (no ring links) eq. 6 carries all of E I (at a branch's base, more:
- * rootCell). Diagonals take the shear modulus (E / 16 for wood), the ring and the spokes
+ * rootCell), and a station's term takes the I of the tapered beam around it (cellInertia), not one
+ * radius's. Diagonals take the shear modulus (E / 16 for wood), the ring and the spokes
  * (the cross-section's shape) the transverse modulus (E / 20).
  *
  * Eq. 5's quaternion Q_j turns the parent's axis V_j into the child's V_i at rest. Applied as a
@@ -215,6 +216,27 @@ export function rootCell(n: number): number {
   return (6 * n) / (3 * n - 1);
 }
 
+/**
+ * The second moment of area a station's bending spring stands for: the tapered beam from arc a0 to
+ * a1 in series, each piece weighted by the square of the moment a load at the branch's end (arc
+ * `end`) puts on it, ∫ w dx / ∫ (w / I(x)) dx with w = (end - x)², I = π r⁴ / 4 (Simpson's rule over
+ * eight intervals; end = Infinity weighs all alike). A station's I taken at one radius (the link's
+ * mean radius, or at a joint the child's first station, a whole link out) bent a coarse tapered
+ * branch much further than a fine one: the Habel tree's level-2 branches at 0.58 m 1.8 times as far
+ * as at 0.15 m (now within 5 %); a branch tapering 2:1 under a tip load 2.02 times the tapered
+ * beam in two links (now 1.28) and 1.39 times in four (now 1.17).
+ */
+export function cellInertia(at: (arc: number) => { r: number }, a0: number, a1: number, end = Infinity): number {
+  if (!(a1 > a0)) return (PI * max(at(a0).r, 1e-4) ** 4) / 4;
+  let sum = 0, wsum = 0;
+  for (let q = 0; q <= 8; q++) {
+    const x = a0 + ((a1 - a0) * q) / 8, w = (q === 0 || q === 8 ? 1 : q % 2 ? 4 : 2) * (end === Infinity ? 1 : (end - x) ** 2 + 1e-12);
+    sum += w / max(at(x).r, 1e-4) ** 4;
+    wsum += w;
+  }
+  return (PI / 4) * (wsum / sum);
+}
+
 /** Ring size for a radius at a spacing: 2 π r / spacing, at least 3. */
 export function ringSize(radius: number, spacing: number): number {
   return min(MAX_RING, max(3, round((2 * PI * radius) / spacing)));
@@ -390,7 +412,7 @@ export function buildParticleTree(s: TreeSkeleton, settings: Partial<ParticleTre
       } else {
         const prev = bones[bones.length - 1];
         prevBone[bone] = prev;
-        const rPrev = radius[prev] > 0 && prevRing >= 0 ? radius[prev] : r;
+        const rPrev = radius[prev] > 0 && prevRing >= 0 ? radius[prev] : max(at(0).r, 1e-4); // at a joint: the branch's own base
         const rm = 0.5 * (r + rPrev), Am = PI * rm * rm, I = (PI * rm ** 4) / 4;
         const joint = prevRing < 0;
         // The branch's base node is a half cell: its bending stiffness is rootCell times a station's.
@@ -407,7 +429,9 @@ export function buildParticleTree(s: TreeSkeleton, settings: Partial<ParticleTre
           }
         }
         const L = lRest[axis];
-        addTerm(bone, prev, (cell - (joint ? 0 : 0.5) - TORSION_BENDING) * (E * I) / L ** 3, axis, joint ? (cell * rm) / (L * L) : 0);
+        // Eq. 6's term bends the chain at station k - 1: the beam of its cell (the half link after a base), in series.
+        const Ib = cellInertia(at, k === 1 ? 0 : (k - 1.5) * seg, k === 1 ? 0.5 * seg : (k - 0.5) * seg, len);
+        addTerm(bone, prev, (cell - (joint ? 0 : 0.5) - TORSION_BENDING) * (E * Ib) / L ** 3, axis, joint ? (cell * rm) / (L * L) : 0);
         // Torsion: each ring particle's offset from its bone held in the previous station's frame, G_t = G J / (n L r²).
         for (let a = 0; a < nRing; a++) addTerm(rs + a, prev, (G * 2 * I) / (nRing * L * r * r), axis, 0, bone);
         aroundCountOf.set(axis, around);

@@ -11,10 +11,10 @@ export function uprightTrunk(height = 1, radius = 0.1): TreeSkeleton {
 }
 
 /** A horizontal branch of `length` m and radius `radius` m along +x at height 0.5 m, clamped at x = 0 (the "trunk" of a one-branch tree). */
-export function horizontalBranch(length = 1, radius = 0.02): TreeSkeleton {
+export function horizontalBranch(length = 1, radius = 0.02, tipRadius = radius): TreeSkeleton {
   const b = new SkeletonBuilder();
   const t = b.addBranch(-1, 0);
-  for (let i = 0; i <= 4; i++) b.addNode(t, (length * i) / 4, 0.5, 0, radius);
+  for (let i = 0; i <= 4; i++) b.addNode(t, (length * i) / 4, 0.5, 0, radius + ((tipRadius - radius) * i) / 4);
   return b.build();
 }
 
