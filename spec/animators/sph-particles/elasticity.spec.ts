@@ -8,6 +8,7 @@ import { ElasticSolver } from "../../../app/animators/sph-particles/elasticity";
 import { readFileSync } from "node:fs";
 import { grammarToSkeleton } from "../../../app/lsystem/lsystem";
 import { horizontalBranch, smallTree } from "./fixtures";
+import { SkeletonBuilder } from "../../../app/tree/skeleton";
 
 const E = 8.6e9;
 
@@ -66,6 +67,35 @@ describe("elasticity", () => {
       expect(d).toBeGreaterThan(0.9 * beam);
       expect(d).toBeLessThan((k < 2 ? 1.2 : 1.3) * beam);
     });
+  });
+
+  it("bends a short twig as its own length says, wherever the parent's nearest station lies", () => {
+    // A stout 2 m limb (stiff beside the twig) with a 0.4 m twig of 8 mm from 0.8 m along it, straight up.
+    const limbR = 0.12, r = 0.008, ell = 0.4, P = 2, dt = 1 / 60;
+    const twigOf = (spacing: number) => {
+      const b = new SkeletonBuilder();
+      const limb = b.addBranch(-1, 0);
+      for (let i = 0; i <= 4; i++) b.addNode(limb, 0.5 * i, 0.5, 0, limbR);
+      const twig = b.addBranch(limb, 0.4, null, null);
+      for (let i = 0; i <= 2; i++) b.addNode(twig, 0.8, 0.5 + (ell * i) / 2, 0, r);
+      const tree = buildParticleTree(b.build(), { spacing });
+      let tip = -1;
+      for (let i = 0; i < tree.count; i++) if (tree.type[i] === 0 && tree.branch[i] === 1 && (tip < 0 || tree.restPosition[3 * i + 1] > tree.restPosition[3 * tip + 1])) tip = i;
+      const solver = new ElasticSolver(tree);
+      const x = Float64Array.from(tree.restPosition), v = new Float64Array(x.length), load = new Float64Array(x.length);
+      load[3 * tip + 2] = P;
+      for (let t = 0; t < 1.5; t += dt) solver.step(x, v, load, dt);
+      return { d: x[3 * tip + 2] - tree.restPosition[3 * tip + 2], arc: tree.restPosition[3 * tip + 1] - 0.5 };
+    };
+    // At 0.5 m the limb's nearest station is 0.2 m off the twig's base (before: 1.4 times the beam there, L = the link's length).
+    const results = [0.1, 0.5, 0.7].map(twigOf);
+    // The twig's station from its own base, as a cantilever: P a³ / (3 E I).
+    const beam = (a: number) => (P * a ** 3) / (3 * E * (Math.PI * r ** 4) / 4);
+    console.log(`twig under ${P} N: ${results.map((q) => `${(1000 * q.d).toFixed(2)} mm at ${q.arc.toFixed(2)} m (beam ${(1000 * beam(q.arc)).toFixed(2)})`).join("; ")} at 0.1, 0.5, 0.7 m`);
+    for (const q of results) {
+      expect(q.d).toBeGreaterThan(0.85 * beam(q.arc));
+      expect(q.d).toBeLessThan(1.2 * beam(q.arc));
+    }
   });
 
   it("twists a branch under a torque T by T L / (G J), at any bone spacing", () => {
