@@ -6,7 +6,7 @@ import { SphWind, boundaryVolumes, windBoxAround, type TreeCoupling } from "../.
 import { SphTreeSimulation } from "../../../app/animators/sph-particles/simulation";
 import { buildParticleTree } from "../../../app/animators/sph-particles/particle-tree";
 import { Rng } from "../../../app/math/rng";
-import { uniformWind, uprightTrunk } from "./fixtures";
+import { smallTree, uniformWind, uprightTrunk } from "./fixtures";
 
 const RHO = 1.225;
 
@@ -88,6 +88,30 @@ describe("the wind particles", () => {
     console.log(`wake: u behind ${behind.toFixed(3)} m/s, beside ${aside.toFixed(3)} m/s (inflow 3), ${w.count} wind particles, ${w.substeps} substeps a step`);
     expect(behind).toBeLessThan(0.8 * aside);
     expect(aside).toBeGreaterThan(2);
+  });
+
+  it("gives each tree particle the boundary volume of all its pairs (Akinci et al. 2012), found through a grid", () => {
+    const tree = buildParticleTree(smallTree(), { spacing: 0.05 });
+    const n = tree.count;
+    for (const h of [0.02, 0.1, 0.4, 3]) {
+      const got = boundaryVolumes(tree.restPosition, tree.solidVolume, h, new Float64Array(n).fill(NaN));
+      // Every pair, as eq. 1's sum over the tree alone: min(solid volume, 1 / Σ_k W(x_b - x_k)).
+      const poly6 = 315 / (64 * Math.PI * h ** 9);
+      let worst = 0, zeros = 0;
+      for (let i = 0; i < n; i++) {
+        let sum = 0;
+        for (let j = 0; j < n; j++) {
+          if (!(tree.solidVolume[i] > 0 && tree.solidVolume[j] > 0)) continue;
+          const r2 = (tree.restPosition[3 * i] - tree.restPosition[3 * j]) ** 2 + (tree.restPosition[3 * i + 1] - tree.restPosition[3 * j + 1]) ** 2 + (tree.restPosition[3 * i + 2] - tree.restPosition[3 * j + 2]) ** 2;
+          if (r2 < h * h) sum += poly6 * (h * h - r2) ** 3;
+        }
+        const want = tree.solidVolume[i] > 0 ? Math.min(tree.solidVolume[i], 1 / sum) : 0;
+        if (want === 0) zeros++;
+        worst = Math.max(worst, Math.abs(got[i] - want) / Math.max(want, 1e-300));
+      }
+      expect(zeros).toBeGreaterThan(0); // the anchor has no volume
+      expect(worst).toBeLessThan(1e-12);
+    }
   });
 
   it("refuses a bad time step or box with a RangeError naming the range", () => {
