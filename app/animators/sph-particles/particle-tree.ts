@@ -222,8 +222,8 @@ export function rootCell(n: number): number {
  * `end`) puts on it, ∫ w dx / ∫ (w / I(x)) dx with w = (end - x)², I = π r⁴ / 4 (Simpson's rule over
  * eight intervals; end = Infinity weighs all alike). A station's I taken at one radius (the link's
  * mean radius, or at a joint the child's first station, a whole link out) bent a coarse tapered
- * branch much further than a fine one: the Habel tree's level-2 branches at 0.58 m 1.8 times as far
- * as at 0.15 m (now within 5 %); a branch tapering 2:1 under a tip load 2.02 times the tapered
+ * branch much further than a fine one: the Habel tree's level-2 branches at 0.58 m 1.7 times as far
+ * as at 0.15 m (now within about 5 %); a branch tapering 2:1 under a tip load 2.02 times the tapered
  * beam in two links (now 1.28) and 1.39 times in four (now 1.17).
  */
 export function cellInertia(at: (arc: number) => { r: number }, a0: number, a1: number, end = Infinity): number {
