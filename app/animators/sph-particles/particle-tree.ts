@@ -220,17 +220,17 @@ export function rootCell(n: number): number {
  * The second moment of area a station's bending spring stands for: the tapered beam from arc a0 to
  * a1 in series, each piece weighted by the square of the moment a load at the branch's end (arc
  * `end`) puts on it, ∫ w dx / ∫ (w / I(x)) dx with w = (end - x)², I = π r⁴ / 4 (Simpson's rule over
- * eight intervals; end = Infinity weighs all alike). A station's I taken at one radius (the link's
+ * eight intervals). A station's I taken at one radius (the link's
  * mean radius, or at a joint the child's first station, a whole link out) bent a coarse tapered
  * branch much further than a fine one: the Habel tree's level-2 branches at 0.58 m 1.7 times as far
  * as at 0.15 m (now within about 5 %); a branch tapering 2:1 under a tip load 2.02 times the tapered
  * beam in two links (now 1.28) and 1.39 times in four (now 1.17).
  */
-export function cellInertia(at: (arc: number) => { r: number }, a0: number, a1: number, end = Infinity): number {
+export function cellInertia(at: (arc: number) => { r: number }, a0: number, a1: number, end: number): number {
   if (!(a1 > a0)) return (PI * max(at(a0).r, 1e-4) ** 4) / 4;
   let sum = 0, wsum = 0;
   for (let q = 0; q <= 8; q++) {
-    const x = a0 + ((a1 - a0) * q) / 8, w = (q === 0 || q === 8 ? 1 : q % 2 ? 4 : 2) * (end === Infinity ? 1 : (end - x) ** 2 + 1e-12);
+    const x = a0 + ((a1 - a0) * q) / 8, w = (q === 0 || q === 8 ? 1 : q % 2 ? 4 : 2) * ((end - x) ** 2 + 1e-12);
     sum += w / max(at(x).r, 1e-4) ** 4;
     wsum += w;
   }
