@@ -15,7 +15,8 @@ import type { TreeSkeleton } from "../../tree/skeleton";
 import type { Rng } from "../../math/rng";
 import { branchDragPerLength } from "../../wind/drag";
 import { BONE, buildParticleTree, defaultTreeSettings, treeBounds, type ParticleTree, type ParticleTreeSettings } from "./particle-tree";
-import { SphWind, boundaryVolumes, windBoxAround, windSpacingForBudget, type SphSettings, type TreeCoupling, type WindVelocity } from "./sph";
+import { SphWind, windBoxAround, windSpacingForBudget, type SphSettings, type TreeCoupling, type WindVelocity } from "./sph";
+import { boundaryVolumes } from "./boundary-volumes";
 import { ElasticSolver, type ElasticSettings } from "./elasticity";
 import { TreeBreaking, type BreakCounts } from "./breaking";
 

@@ -37,7 +37,9 @@
  * driven, its particles' velocity set to the wind callback (the shared WindField), which wipes
  * out the recycled wake, and every particle takes the callback's change over each step, so the
  * box's air is the shared wind plus the tree's disturbance of it (`follow`). Neighbours by
- * a uniform grid of cells no smaller than h, rebuilt every substep by a counting sort.
+ * a uniform grid of cells no smaller than h, rebuilt every substep by a counting sort; each pair
+ * is searched once a substep (a pair of wind particles by the lower index, a wind particle and a
+ * tree particle by the tree particle) and kept for the forces and the drag closure.
  */
 
 const { sqrt, max, min, floor, ceil, PI } = Math;
@@ -149,6 +151,9 @@ export class SphWind {
   private readonly impulse: Float64Array;
   private readonly damp: Float64Array;
   private readonly u = new Float64Array(3);
+  /** Each tree particle's air neighbours this substep: (j, dx, dy, dz) from treeStart[b] on, d = x_j - x_b; found once for the density, the forces and the drag closure. */
+  private treeNbr: Float64Array;
+  private readonly treeStart: Int32Array;
   /** The wind callback's velocity at every wind particle when last sampled (follow). */
   private readonly sampled: Float64Array;
   /** The upwind faces driven: +1 the low face along an axis, -1 the high one, 0 neither (kept through a calm). */
@@ -188,6 +193,8 @@ export class SphWind {
     this.nbr = new Float64Array(4 * 48 * n);
     this.nbrStart = new Int32Array(n + 1);
     this.inBox = new Uint8Array(treeCapacity);
+    this.treeNbr = new Float64Array(4 * 32 * max(1, treeCapacity));
+    this.treeStart = new Int32Array(treeCapacity + 1);
     this.impulse = new Float64Array(3 * treeCapacity);
     this.damp = new Float64Array(treeCapacity);
     this.around = new Int32Array(27 * nc);
@@ -287,35 +294,68 @@ export class SphWind {
     this.grid(nt);
     const h2 = this.h * this.h, h = this.h, [Lx, Ly, Lz] = this.size;
     const cellOf = this.cellOf, cellStart = this.cellStart, sorted = this.sorted, around = this.around;
-    // Eq. 1's density of every wind particle (its neighbours, wind and tree, kept for the forces).
+    // Eq. 1's density of every wind particle. Each pair of wind particles is measured once, by the
+    // lower index (both densities take it, and eqs. 2-3 below give the pair's force and its
+    // reaction); each pair of a wind and a tree particle once, by the tree particle (its air
+    // neighbours serve the forces and the drag closure too). The pairs are kept for the forces.
     let list = this.nbr, count = 0;
-    const start = this.nbrStart;
+    const start = this.nbrStart, h6 = h2 * h2 * h2;
+    for (let i = 0; i < n; i++) rho[i] = mass[i] * h6; // its own term (r = 0)
     for (let i = 0; i < n; i++) {
-      const ci = cellOf[i];
+      const ci = cellOf[i], mi = mass[i];
       const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
       let sum = 0;
       start[i] = count;
       for (let k = 0; k < 27; k++) {
         const cj = around[27 * ci + k];
-        for (let e = cellStart[2 * cj]; e < cellStart[2 * cj + 2]; e++) {
+        for (let e = cellStart[2 * cj], end = cellStart[2 * cj + 1]; e < end; e++) {
           const j = sorted[e];
+          if (j <= i) continue; // the pair is the lower index's (or i itself)
           const dx = wrap(pos[3 * j] - xi, Lx), dy = wrap(pos[3 * j + 1] - yi, Ly), dz = wrap(pos[3 * j + 2] - zi, Lz);
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 >= h2) continue;
-          const q = h2 - r2;
-          sum += mass[j] * q * q * q;
-          if (j === i || r2 < 1e-18) continue;
+          const q = h2 - r2, q3 = q * q * q;
+          sum += mass[j] * q3;
+          rho[j] += mi * q3;
+          if (r2 < 1e-18) continue;
           if (4 * count + 4 > list.length) list = this.growNeighbours(4 * count);
           list[4 * count] = j; list[4 * count + 1] = dx; list[4 * count + 2] = dy; list[4 * count + 3] = dz;
           count++;
         }
       }
-      rho[i] = max(1e-6, sum * this.poly6);
-      p[i] = c2 * (rho[i] - rho0);
+      rho[i] += sum;
     }
     start[n] = count;
-    // Eqs. 2 and 3 on every wind particle; reactions onto the tree's.
+    let tlist = this.treeNbr, tcount = 0;
+    const tstart = this.treeStart;
+    for (let b = 0; b < nt; b++) {
+      tstart[b] = tcount;
+      if (!this.inBox[b]) continue;
+      const i = n + b, ci = cellOf[i], mb = mass[i];
+      const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
+      for (let k = 0; k < 27; k++) {
+        const cj = around[27 * ci + k];
+        for (let e = cellStart[2 * cj], end = cellStart[2 * cj + 1]; e < end; e++) {
+          const j = sorted[e];
+          const dx = wrap(pos[3 * j] - xi, Lx), dy = wrap(pos[3 * j + 1] - yi, Ly), dz = wrap(pos[3 * j + 2] - zi, Lz);
+          const r2 = dx * dx + dy * dy + dz * dz;
+          if (r2 >= h2) continue;
+          const q = h2 - r2;
+          rho[j] += mb * q * q * q;
+          if (4 * tcount + 4 > tlist.length) tlist = this.growTreeNeighbours(4 * tcount);
+          tlist[4 * tcount] = j; tlist[4 * tcount + 1] = dx; tlist[4 * tcount + 2] = dy; tlist[4 * tcount + 3] = dz;
+          tcount++;
+        }
+      }
+    }
+    tstart[nt] = tcount;
+    for (let i = 0; i < n; i++) {
+      rho[i] = max(1e-6, rho[i] * this.poly6);
+      p[i] = c2 * (rho[i] - rho0);
+    }
+    // Eqs. 2 and 3 on every pair of wind particles: the force on the lower index, the reaction on the other.
     const acc = this.acc, imp = this.impulse, spiky = this.spiky, lap = this.viscLap;
+    acc.fill(0, 0, 3 * n);
     for (let i = 0; i < n; i++) {
       const ux = vel[3 * i], uy = vel[3 * i + 1], uz = vel[3 * i + 2];
       const mi = mass[i], ri = rho[i], pi = p[i];
@@ -323,19 +363,33 @@ export class SphWind {
       for (let e = start[i]; e < start[i + 1]; e++) {
         const j = list[4 * e], dx = list[4 * e + 1], dy = list[4 * e + 2], dz = list[4 * e + 3];
         const r = sqrt(dx * dx + dy * dy + dz * dz), w = h - r;
-        // A tree particle mirrors the wind particle's pressure and density (Akinci et al. 2012).
-        const tree = j >= n, rj = tree ? ri : rho[j], pj = tree ? pi : p[j];
-        const mm = (mi * mass[j]) / (ri * rj);
-        const kp = (0.5 * mm * (pi + pj) * spiky * w * w) / r; // eq. 3: F_i = -kp (x_j - x_i)
+        const mm = (mi * mass[j]) / (ri * rho[j]);
+        const kp = (0.5 * mm * (pi + p[j]) * spiky * w * w) / r; // eq. 3: F_i = -kp (x_j - x_i)
         const kv = mu * mm * lap * w; // eq. 2: F_i = kv (u_j - u_i)
         const gx = -kp * dx + kv * (vel[3 * j] - ux), gy = -kp * dy + kv * (vel[3 * j + 1] - uy), gz = -kp * dz + kv * (vel[3 * j + 2] - uz);
         fx += gx; fy += gy; fz += gz;
-        if (tree) {
-          const b = j - n;
-          imp[3 * b] -= gx * ds; imp[3 * b + 1] -= gy * ds; imp[3 * b + 2] -= gz * ds;
-        }
+        acc[3 * j] -= gx; acc[3 * j + 1] -= gy; acc[3 * j + 2] -= gz;
       }
-      acc[3 * i] = fx; acc[3 * i + 1] = fy; acc[3 * i + 2] = fz;
+      acc[3 * i] += fx; acc[3 * i + 1] += fy; acc[3 * i + 2] += fz;
+    }
+    // The same on every pair of a wind particle j and a tree particle b, which mirrors j's pressure
+    // and density (Akinci et al. 2012); the reaction goes to the tree. Here d = x_j - x_b.
+    for (let b = 0; b < nt; b++) {
+      const i = n + b, vx = vel[3 * i], vy = vel[3 * i + 1], vz = vel[3 * i + 2], mb = mass[i];
+      let ix = 0, iy = 0, iz = 0;
+      for (let e = tstart[b]; e < tstart[b + 1]; e++) {
+        const j = tlist[4 * e], dx = tlist[4 * e + 1], dy = tlist[4 * e + 2], dz = tlist[4 * e + 3];
+        const r2 = dx * dx + dy * dy + dz * dz;
+        if (r2 < 1e-18) continue;
+        const r = sqrt(r2), w = h - r, rj = rho[j];
+        const mm = (mass[j] * mb) / (rj * rj);
+        const kp = (mm * p[j] * spiky * w * w) / r; // eq. 3 on j: F_j = -kp (x_b - x_j) = kp d
+        const kv = mu * mm * lap * w; // eq. 2 on j: F_j = kv (u_b - u_j)
+        const gx = kp * dx + kv * (vx - vel[3 * j]), gy = kp * dy + kv * (vy - vel[3 * j + 1]), gz = kp * dz + kv * (vz - vel[3 * j + 2]);
+        acc[3 * j] += gx; acc[3 * j + 1] += gy; acc[3 * j + 2] += gz;
+        ix += gx; iy += gy; iz += gz;
+      }
+      imp[3 * b] -= ix * ds; imp[3 * b + 1] -= iy * ds; imp[3 * b + 2] -= iz * ds;
     }
     if (tree) this.closure(ds, t, nt, tree);
     // Symplectic Euler, wrap into the box, then the driven slab takes the wind.
@@ -353,8 +407,7 @@ export class SphWind {
   /** The drag law for what the lattice does not resolve: on the tree particle, and back onto the air around it. */
   private closure(ds: number, t: number, nt: number, tree: TreeCoupling): void {
     const n = this.count, pos = this.pos, vel = this.vel, mass = this.sphMass, rho = this.density, acc = this.acc;
-    const h2 = this.h * this.h, [Lx, Ly, Lz] = this.size, u = this.u;
-    const { cellOf, cellStart, sorted, around } = this;
+    const h2 = this.h * this.h, u = this.u;
     for (let b = 0; b < nt; b++) {
       const k = tree.dragFactor[b];
       if (!(k > 0)) continue;
@@ -362,20 +415,12 @@ export class SphWind {
       const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
       let ws = 0;
       u[0] = u[1] = u[2] = 0;
-      if (this.inBox[b]) {
-        const ci = cellOf[i];
-        for (let q = 0; q < 27; q++) {
-          const cj = around[27 * ci + q];
-          for (let e = cellStart[2 * cj]; e < cellStart[2 * cj + 1]; e++) {
-            const j = sorted[e];
-            const dx = wrap(pos[3 * j] - xi, Lx), dy = wrap(pos[3 * j + 1] - yi, Ly), dz = wrap(pos[3 * j + 2] - zi, Lz);
-            const r2 = dx * dx + dy * dy + dz * dz;
-            if (r2 >= h2) continue;
-            const q = h2 - r2, w = ((mass[j] / rho[j]) * q * q) * q;
-            ws += w;
-            u[0] += w * vel[3 * j]; u[1] += w * vel[3 * j + 1]; u[2] += w * vel[3 * j + 2];
-          }
-        }
+      const e0 = this.treeStart[b], e1 = this.treeStart[b + 1], tlist = this.treeNbr;
+      for (let e = e0; e < e1; e++) {
+        const j = tlist[4 * e], dx = tlist[4 * e + 1], dy = tlist[4 * e + 2], dz = tlist[4 * e + 3];
+        const q = h2 - (dx * dx + dy * dy + dz * dz), w = ((mass[j] / rho[j]) * q * q) * q;
+        ws += w;
+        u[0] += w * vel[3 * j]; u[1] += w * vel[3 * j + 1]; u[2] += w * vel[3 * j + 2];
       }
       if (ws > 0) {
         u[0] /= ws; u[1] /= ws; u[2] /= ws;
@@ -392,19 +437,21 @@ export class SphWind {
       this.impulse[3 * b] += Fx * ds; this.impulse[3 * b + 1] += Fy * ds; this.impulse[3 * b + 2] += Fz * ds;
       this.damp[b] += 2 * s * ds;
       if (!(ws > 0)) continue;
-      const ci = cellOf[i];
-      for (let q = 0; q < 27; q++) {
-        const cj = around[27 * ci + q];
-        for (let e = cellStart[2 * cj]; e < cellStart[2 * cj + 1]; e++) {
-          const j = sorted[e];
-          const dx = wrap(pos[3 * j] - xi, Lx), dy = wrap(pos[3 * j + 1] - yi, Ly), dz = wrap(pos[3 * j + 2] - zi, Lz);
-          const r2 = dx * dx + dy * dy + dz * dz;
-          if (r2 >= h2) continue;
-          const q = h2 - r2, f = ((mass[j] / rho[j]) * q * q * q) / ws;
-          acc[3 * j] -= f * Fx; acc[3 * j + 1] -= f * Fy; acc[3 * j + 2] -= f * Fz;
-        }
+      // The reaction onto the same air neighbours, by the same weights.
+      for (let e = e0; e < e1; e++) {
+        const j = tlist[4 * e], dx = tlist[4 * e + 1], dy = tlist[4 * e + 2], dz = tlist[4 * e + 3];
+        const q = h2 - (dx * dx + dy * dy + dz * dz), f = (((mass[j] / rho[j]) * q * q) * q) / ws;
+        acc[3 * j] -= f * Fx; acc[3 * j + 1] -= f * Fy; acc[3 * j + 2] -= f * Fz;
       }
     }
+  }
+
+  /** Room for more tree-air pairs (rare: a crowded box), keeping the first `used` entries. */
+  private growTreeNeighbours(used: number): Float64Array {
+    const next = new Float64Array(2 * this.treeNbr.length);
+    next.set(this.treeNbr.subarray(0, used));
+    this.treeNbr = next;
+    return next;
   }
 
   /**
@@ -502,58 +549,4 @@ function checkSph(s: SphSettings): void {
   if (!(s.viscosity >= 0 && s.viscosity <= 10)) throw new RangeError(`viscosity α must be from 0 to 10; got ${s.viscosity}`);
   if (!(s.inflowDepth >= 0 && s.inflowDepth <= 10)) throw new RangeError(`inflowDepth must be from 0 to 10 spacings; got ${s.inflowDepth}`);
   if (!(Number.isInteger(s.maxSubsteps) && s.maxSubsteps >= 1 && s.maxSubsteps <= 10000)) throw new RangeError(`maxSubsteps must be an integer from 1 to 10000; got ${s.maxSubsteps}`);
-}
-
-/**
- * Volume of each tree particle in the air's sums for kernel support h: the smaller of its solid
- * volume and its share of its neighbours' kernel, 1 / Σ_k W(x_b - x_k) over the tree's particles
- * (Akinci et al. 2012), into out. Positions xyz; particles with solid volume 0 get 0.
- */
-export function boundaryVolumes(position: Float64Array, solidVolume: Float64Array, h: number, out: Float64Array): Float64Array {
-  const n = solidVolume.length, poly6 = 315 / (64 * PI * h ** 9), h2 = h * h;
-  // The particles with a volume, counting-sorted into cells no smaller than h (at most about 2 n cells).
-  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-  let m = 0;
-  for (let i = 0; i < n; i++) {
-    if (!(solidVolume[i] > 0)) continue;
-    m++;
-    for (let a = 0; a < 3; a++) {
-      lo[a] = min(lo[a], position[3 * i + a]);
-      hi[a] = max(hi[a], position[3 * i + a]);
-    }
-  }
-  if (m === 0) return out.fill(0, 0, n);
-  const span = [0, 1, 2].map((a) => hi[a] - lo[a]);
-  const size = max(h, Math.cbrt((max(span[0], h) * max(span[1], h) * max(span[2], h)) / (2 * m)));
-  const nc = span.map((L) => floor(L / size) + 1);
-  const cellOf = new Int32Array(n), start = new Int32Array(nc[0] * nc[1] * nc[2] + 1), sorted = new Int32Array(m);
-  const cellAt = (i: number, a: number) => min(nc[a] - 1, floor((position[3 * i + a] - lo[a]) / size));
-  for (let i = 0; i < n; i++) {
-    if (!(solidVolume[i] > 0)) continue;
-    cellOf[i] = cellAt(i, 0) + nc[0] * (cellAt(i, 1) + nc[1] * cellAt(i, 2));
-    start[cellOf[i] + 1]++;
-  }
-  for (let c = 0; c < start.length - 1; c++) start[c + 1] += start[c];
-  const next = start.slice(0, start.length - 1);
-  for (let i = 0; i < n; i++) if (solidVolume[i] > 0) sorted[next[cellOf[i]]++] = i;
-  for (let i = 0; i < n; i++) {
-    if (!(solidVolume[i] > 0)) {
-      out[i] = 0;
-      continue;
-    }
-    const xi = position[3 * i], yi = position[3 * i + 1], zi = position[3 * i + 2];
-    const cx = cellAt(i, 0), cy = cellAt(i, 1), cz = cellAt(i, 2);
-    let sum = 0;
-    for (let z = max(0, cz - 1); z <= min(nc[2] - 1, cz + 1); z++) for (let y = max(0, cy - 1); y <= min(nc[1] - 1, cy + 1); y++) {
-      const row = nc[0] * (y + nc[1] * z);
-      for (let e = start[row + max(0, cx - 1)]; e < start[row + min(nc[0] - 1, cx + 1) + 1]; e++) {
-        const j = sorted[e];
-        const dx = position[3 * j] - xi, dy = position[3 * j + 1] - yi, dz = position[3 * j + 2] - zi;
-        const r2 = dx * dx + dy * dy + dz * dz;
-        if (r2 < h2) sum += poly6 * (h2 - r2) ** 3;
-      }
-    }
-    out[i] = min(solidVolume[i], 1 / sum);
-  }
-  return out;
 }

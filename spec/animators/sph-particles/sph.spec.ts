@@ -2,7 +2,8 @@
  * Akagi and Kitajima §2, "Wind simulations": the SPH wind (eqs. 1-3) on its lattice, and its
  * two-way coupling with the tree's particles.
  */
-import { SphWind, boundaryVolumes, windBoxAround, type TreeCoupling } from "../../../app/animators/sph-particles/sph";
+import { SphWind, windBoxAround, type TreeCoupling } from "../../../app/animators/sph-particles/sph";
+import { boundaryVolumes } from "../../../app/animators/sph-particles/boundary-volumes";
 import { SphTreeSimulation } from "../../../app/animators/sph-particles/simulation";
 import { buildParticleTree } from "../../../app/animators/sph-particles/particle-tree";
 import { Rng } from "../../../app/math/rng";

@@ -1,0 +1,60 @@
+/**
+ * The tree particles' boundary volumes in the SPH wind's sums (Akinci et al. 2012), with their own
+ * grid: plain TypeScript over typed arrays, no Babylon.
+ */
+
+const { max, min, floor, PI } = Math;
+
+/**
+ * Volume of each tree particle in the air's sums for kernel support h: the smaller of its solid
+ * volume and its share of its neighbours' kernel, 1 / Σ_k W(x_b - x_k) over the tree's particles
+ * (Akinci et al. 2012), into out. Positions xyz; particles with solid volume 0 get 0.
+ */
+export function boundaryVolumes(position: Float64Array, solidVolume: Float64Array, h: number, out: Float64Array): Float64Array {
+  const n = solidVolume.length, poly6 = 315 / (64 * PI * h ** 9), h2 = h * h;
+  // The particles with a volume, counting-sorted into cells no smaller than h (at most about 2 n cells).
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    if (!(solidVolume[i] > 0)) continue;
+    m++;
+    for (let a = 0; a < 3; a++) {
+      lo[a] = min(lo[a], position[3 * i + a]);
+      hi[a] = max(hi[a], position[3 * i + a]);
+    }
+  }
+  if (m === 0) return out.fill(0, 0, n);
+  const span = [0, 1, 2].map((a) => hi[a] - lo[a]);
+  const size = max(h, Math.cbrt((max(span[0], h) * max(span[1], h) * max(span[2], h)) / (2 * m)));
+  const nc = span.map((L) => floor(L / size) + 1);
+  const cellOf = new Int32Array(n), start = new Int32Array(nc[0] * nc[1] * nc[2] + 1), sorted = new Int32Array(m);
+  const cellAt = (i: number, a: number) => min(nc[a] - 1, floor((position[3 * i + a] - lo[a]) / size));
+  for (let i = 0; i < n; i++) {
+    if (!(solidVolume[i] > 0)) continue;
+    cellOf[i] = cellAt(i, 0) + nc[0] * (cellAt(i, 1) + nc[1] * cellAt(i, 2));
+    start[cellOf[i] + 1]++;
+  }
+  for (let c = 0; c < start.length - 1; c++) start[c + 1] += start[c];
+  const next = start.slice(0, start.length - 1);
+  for (let i = 0; i < n; i++) if (solidVolume[i] > 0) sorted[next[cellOf[i]]++] = i;
+  for (let i = 0; i < n; i++) {
+    if (!(solidVolume[i] > 0)) {
+      out[i] = 0;
+      continue;
+    }
+    const xi = position[3 * i], yi = position[3 * i + 1], zi = position[3 * i + 2];
+    const cx = cellAt(i, 0), cy = cellAt(i, 1), cz = cellAt(i, 2);
+    let sum = 0;
+    for (let z = max(0, cz - 1); z <= min(nc[2] - 1, cz + 1); z++) for (let y = max(0, cy - 1); y <= min(nc[1] - 1, cy + 1); y++) {
+      const row = nc[0] * (y + nc[1] * z);
+      for (let e = start[row + max(0, cx - 1)]; e < start[row + min(nc[0] - 1, cx + 1) + 1]; e++) {
+        const j = sorted[e];
+        const dx = position[3 * j] - xi, dy = position[3 * j + 1] - yi, dz = position[3 * j + 2] - zi;
+        const r2 = dx * dx + dy * dy + dz * dz;
+        if (r2 < h2) sum += poly6 * (h2 - r2) ** 3;
+      }
+    }
+    out[i] = min(solidVolume[i], 1 / sum);
+  }
+  return out;
+}
