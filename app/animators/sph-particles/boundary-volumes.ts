@@ -13,7 +13,8 @@ const { max, min, floor, PI } = Math;
 export function boundaryVolumes(position: Float64Array, solidVolume: Float64Array, h: number, out: Float64Array): Float64Array {
   const n = solidVolume.length, poly6 = 315 / (64 * PI * h ** 9), h2 = h * h;
   // The particles with a volume, counting-sorted into cells no smaller than h / 2 (at most about 2 n
-  // cells), x fastest: a row of five cells along x is one run of the sorted list.
+  // cells), x fastest: the cells a support reaches along x (five at h / 2, three at h) are one run
+  // of the sorted list.
   const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
   let m = 0;
   for (let i = 0; i < n; i++) {
